@@ -1,0 +1,13 @@
+import { dispatch } from "@/lib/api/routes";
+
+// Every JSON endpoint under base_url goes through one framework-free router (lib/api/routes.ts),
+// so the same handlers can be served without Next: decision 0001.
+const handle = (request: Request) => dispatch(request, "/api");
+
+export const GET = handle;
+export const POST = handle;
+export const PUT = handle;
+export const PATCH = handle;
+export const DELETE = handle;
+
+export const dynamic = "force-dynamic";

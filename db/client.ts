@@ -1,0 +1,68 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql, type SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** A database handle or a transaction: services accept either, so callers can compose them. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseHandle = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** The embedded database, when that is what this handle holds. */
+  pglite?: PGlite;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+export type OpenOptions =
+  | { kind: "postgres"; url: string; max?: number; socketPath?: string }
+  /** dataDir undefined means in memory. */
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.kind === "postgres") {
+    const client = postgres(options.url, {
+      max: options.max ?? 10,
+      ...(options.socketPath ? { path: options.socketPath } : {}),
+      onnotice: () => {},
+      connection: { TimeZone: "UTC" },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: "postgres",
+      migrate: () => migratePostgres(drizzlePostgres(client), { migrationsFolder }),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const pglite = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  await pglite.waitReady;
+  await pglite.exec("SET TIME ZONE 'UTC'");
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    pglite,
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    close: () => pglite.close(),
+  };
+}
+
+/** Raw SQL returning rows, the same shape on both drivers. */
+export async function queryRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
+export { sql };

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, tsCol } from "./columns";
+
+export const businesses = pgTable("businesses", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  mode: text("mode", { enum: ["sandbox", "live"] }).notNull(),
+  isDemo: boolean("is_demo").notNull().default(false),
+  webhookUrl: text("webhook_url"),
+  /** Event kinds delivered to the merchant; the interface enables only `succeeded` by default. */
+  webhookEvents: text("webhook_events")
+    .array()
+    .notNull()
+    .default(sql`ARRAY['succeeded']::text[]`),
+  /** Signing token for outbound webhooks, encrypted at rest (lib/crypto). */
+  webhookTokenEnc: text("webhook_token_enc").notNull(),
+  payoutsEnabled: boolean("payouts_enabled").notNull().default(false),
+  /** When true the customer pays the method's fees on top of the session amount. */
+  passFeesToCustomer: boolean("pass_fees_to_customer").notNull().default(false),
+  returnUrl: text("return_url"),
+  /** Sandbox clock: milliseconds this business's clock runs ahead of real time. */
+  clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    kind: text("kind", { enum: ["secret", "public"] }).notNull(),
+    /** SHA-256 of the whole key, hex; the key itself is never stored. */
+    digest: text("digest").notNull().unique(),
+    /** First characters, for display (`sk_test_AbC4…`). */
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    revokedAt: tsCol("revoked_at"),
+  },
+  (t) => [index("api_keys_business_idx").on(t.businessId)],
+);
+
+/** The demo business's keys, kept (encrypted) so every start can print them again. */
+export const demoCredentials = pgTable("demo_credentials", {
+  businessId: text("business_id")
+    .primaryKey()
+    .references(() => businesses.id),
+  secretKeyEnc: text("secret_key_enc").notNull(),
+  publicKeyEnc: text("public_key_enc").notNull(),
+});
+
+export type Business = typeof businesses.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { businesses } from "./businesses";
+import { createdAt } from "./columns";
+
+export const ledgerAccountKinds = ["business_balance", "payout_balance", "payout_user", "external"] as const;
+export type LedgerAccountKind = (typeof ledgerAccountKinds)[number];
+
+/**
+ * One account per business and kind (per payout user for `payout_user`). `balance` is a cache of
+ * the sum of the account's entries, changed only in the transaction that appends them.
+ */
+export const ledgerAccounts = pgTable(
+  "ledger_accounts",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    kind: text("kind", { enum: ledgerAccountKinds }).notNull(),
+    /** The payout user for `payout_user` accounts; '' otherwise (keeps the unique key simple). */
+    ownerId: text("owner_id").notNull().default(""),
+    balance: bigint("balance", { mode: "number" }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("ledger_accounts_owner_idx").on(t.businessId, t.kind, t.ownerId),
+    // The outside world is the only account that may go negative: money in is its debit.
+    check("ledger_accounts_balance_nonnegative", sql`${t.kind} = 'external' OR ${t.balance} >= 0`),
+  ],
+);
+
+export const ledgerTransactions = pgTable(
+  "ledger_transactions",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    /** What moved the money: `payment`, `refund`, `payout_allocation`, `sandbox_credit`, ... */
+    kind: text("kind").notNull(),
+    /** The id of the object behind it (payment, payout entry, ...). */
+    reference: text("reference"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ledger_transactions_business_idx").on(t.businessId, t.createdAt)],
+);
+
+/** Append-only: never updated or deleted. The entries of one transaction sum to zero. */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: text("id").primaryKey(),
+    transactionId: text("transaction_id")
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** Signed cents: positive credits the account, negative debits it. */
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ledger_entries_account_idx").on(t.accountId), index("ledger_entries_tx_idx").on(t.transactionId)],
+);
+
+export type LedgerAccount = typeof ledgerAccounts.$inferSelect;

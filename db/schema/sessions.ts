@@ -1,0 +1,45 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { businesses } from "./businesses";
+import { createdAt, tsCol } from "./columns";
+import { paymentMethods } from "./payment-methods";
+
+export type SessionItem = { name: string; quantity: number; price: number };
+export type Metadata = Record<string, string | number | boolean | null>;
+export type CustomerPrefill = { email?: string; name?: string; phone?: string };
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    /** Cents; for a subscription, the price of one period. */
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    customer: text("customer").notNull(),
+    customerEmail: text("customer_email"),
+    customerPrefill: jsonb("customer_prefill").$type<CustomerPrefill>(),
+    orderId: text("order_id").notNull(),
+    description: text("description"),
+    items: jsonb("items").$type<SessionItem[]>().notNull(),
+    metadata: jsonb("metadata").$type<Metadata>().notNull(),
+    /** Forced method (`paymentMethodId`); only it is then offered. */
+    paymentMethodId: text("payment_method_id").references(() => paymentMethods.id),
+    subscriptionInterval: text("subscription_interval", { enum: ["day", "week", "month", "year"] }),
+    subscriptionIntervalCount: integer("subscription_interval_count"),
+    /** IP the payer must pay from (secret key only); null means no IP validation. */
+    requiredIp: text("required_ip"),
+    /** IP of the client that created the session with a public key. */
+    creatorIp: text("creator_ip"),
+    keyKind: text("key_kind", { enum: ["secret", "public"] }).notNull(),
+    expiresAt: tsCol("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sessions_business_order_idx").on(t.businessId, t.orderId),
+    index("sessions_business_created_idx").on(t.businessId, t.createdAt),
+  ],
+);
+
+export type Session = typeof sessions.$inferSelect;

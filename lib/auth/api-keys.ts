@@ -1,0 +1,63 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { apiKeys, businesses, type Business } from "@/db/schema";
+import { sha256Hex } from "@/lib/crypto";
+import { UnauthorizedError } from "@/lib/errors";
+import { newId, randomToken } from "@/lib/ids";
+
+export type KeyKind = "secret" | "public";
+export type ApiCaller = { business: Business; keyKind: KeyKind; keyId: string };
+
+const keyPattern = /^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/;
+
+export function keyPrefix(kind: KeyKind, mode: Business["mode"]): string {
+  return `${kind === "secret" ? "sk" : "pk"}_${mode === "sandbox" ? "test" : "live"}_`;
+}
+
+/** Creates a key and returns it in clear: the only time it is ever seen. */
+export async function createApiKey(db: Db, business: Pick<Business, "id" | "mode">, kind: KeyKind) {
+  const key = keyPrefix(kind, business.mode) + randomToken(32);
+  const id = newId("apiKey");
+  await db.insert(apiKeys).values({
+    id,
+    businessId: business.id,
+    kind,
+    digest: sha256Hex(key),
+    prefix: `${key.slice(0, 12)}…`,
+  });
+  return { id, key };
+}
+
+export async function revokeApiKey(db: Db, keyId: string): Promise<void> {
+  await db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.id, keyId));
+}
+
+// A digest no key can have: malformed and missing keys still cost one digest and one lookup,
+// so the answer takes the same time whatever the cause.
+const impossibleDigest = sha256Hex("kassa:no-key");
+
+/**
+ * The caller behind `Authorization: Bearer <key>`. Every failure (missing, malformed, unknown,
+ * revoked, wrong kind) is the same UnauthorizedError.
+ */
+export async function authenticateApiKey(
+  db: Db,
+  authorization: string | null,
+  accept: "secret" | "secret_or_public",
+): Promise<ApiCaller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  const token = match?.[1] ?? "";
+  const wellFormed = keyPattern.test(token);
+  const digest = wellFormed ? sha256Hex(token) : (sha256Hex(token), impossibleDigest);
+  const [row] = await db
+    .select({ key: apiKeys, business: businesses })
+    .from(apiKeys)
+    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
+    .where(and(eq(apiKeys.digest, digest), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row || !wellFormed) throw new UnauthorizedError("unknown key");
+  if (accept === "secret" && row.key.kind !== "secret") throw new UnauthorizedError("public key on a secret-only endpoint");
+  // The key's mode must match the business's (a live key never opens a sandbox business).
+  if (!token.startsWith(keyPrefix(row.key.kind, row.business.mode))) throw new UnauthorizedError("mode mismatch");
+  return { business: row.business, keyKind: row.key.kind, keyId: row.key.id };
+}

@@ -1,0 +1,72 @@
+import path from "node:path";
+import { z } from "zod";
+import type { OpenOptions } from "@/db/client";
+
+const booleanFlag = z
+  .enum(["1", "0", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Public origin, e.g. https://pay.example.com; defaults to http://localhost:PORT. */
+  ORIGIN: z.url().optional(),
+  API_BASE_URL: z.url().optional(),
+  CHECKOUT_URL: z.url().optional(),
+  /** 32 bytes, base64 or hex; without it a key file is created in DATA_DIR. */
+  ENCRYPTION_KEY: z.string().min(1).optional(),
+  /** Trust X-Forwarded-For (only behind a proxy that sets it). */
+  TRUST_PROXY: booleanFlag,
+  /** Session creations allowed per window, per client IP (public key) and per secret key. */
+  RATE_LIMIT_SESSION_PUBLIC: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_SESSION_SECRET: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** The validated environment, read once; tests that change process.env call resetEnv(). */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+export function resetEnv(): void {
+  cached = undefined;
+}
+
+export function dataDir(): string {
+  return path.resolve(env().DATA_DIR);
+}
+
+export function databaseOptions(): OpenOptions {
+  const e = env();
+  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL };
+  return { kind: "pglite", dataDir: path.join(dataDir(), "pglite") };
+}
+
+export function origin(): string {
+  const e = env();
+  return (e.ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+}
+
+export function baseUrl(): string {
+  return (env().API_BASE_URL ?? `${origin()}/api`).replace(/\/$/, "");
+}
+
+export function checkoutUrl(): string {
+  return (env().CHECKOUT_URL ?? `${origin()}/checkout`).replace(/\/$/, "");
+}

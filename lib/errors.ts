@@ -1,0 +1,93 @@
+/**
+ * Domain failures. Each carries what the interface needs to describe it; only lib/http turns
+ * them into status codes and exact bodies.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+}
+
+/** 400: each field name mapped to its messages. */
+export class ValidationError extends DomainError {
+  readonly code = "validation_failed";
+  constructor(readonly fields: Record<string, string[]>) {
+    super(`Invalid fields: ${Object.keys(fields).join(", ")}`);
+  }
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+/** 400 for a request that is not even a JSON object, or other malformed input. */
+export class BadRequestError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 401, whatever the cause; the cause is for logs only. */
+export class UnauthorizedError extends DomainError {
+  readonly code = "unauthorized";
+}
+
+export class PaymentNotFoundError extends DomainError {
+  readonly code = "payment_not_found";
+}
+
+export class PaymentMethodNotFoundError extends DomainError {
+  readonly code = "payment_method_not_found";
+}
+
+export class SubscriptionRequiresSecretKeyError extends DomainError {
+  readonly code = "subscription_requires_secret_key";
+}
+
+export class SubscriptionsUnavailableError extends DomainError {
+  readonly code = "subscriptions_unavailable";
+}
+
+export class NoSubscriptionMethodError extends DomainError {
+  readonly code = "no_subscription_method";
+}
+
+export class RateLimitedError extends DomainError {
+  readonly code = "rate_limit_exceeded";
+  constructor(
+    readonly limitedKey: "ip" | "api_key",
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Too many requests; retry in ${retryAfterSeconds} s`);
+  }
+}
+
+/** 409 for a request that conflicts with the current state (e.g. an idempotency key reused). */
+export class ConflictError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 403 with `{error, message}` for actions not allowed to this caller. */
+export class ForbiddenError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 404 with `{error, message}` for resources without an interface-defined body. */
+export class NotFoundError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/db/client";
+import { authenticateApiKey, type ApiCaller } from "@/lib/auth/api-keys";
+import { getDb } from "@/lib/db";
+import { log } from "@/lib/log";
+import { errorResponse, internalErrorBody, json } from "./respond";
+
+export type Params = Record<string, string>;
+
+/** A framework-free API handler: a standard Request in, a standard Response out. */
+export type ApiHandler = (request: Request, params?: Params) => Promise<Response>;
+
+type Context<A> = { request: Request; params: Params; db: Db; requestId: string; caller: A };
+
+type Options<A extends "secret" | "secret_or_public" | "none"> = {
+  auth: A;
+  handle: (ctx: Context<A extends "none" ? null : ApiCaller>) => Promise<Response>;
+};
+
+/**
+ * Wraps an endpoint: request id, authentication, and the one place errors become responses.
+ * Unexpected failures are logged with the request id and answer the interface's 500 body.
+ */
+export function apiHandler<A extends "secret" | "secret_or_public" | "none">(options: Options<A>): ApiHandler {
+  return async (request, params = {}) => {
+    const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+    let response: Response;
+    try {
+      const db = await getDb();
+      const caller =
+        options.auth === "none"
+          ? null
+          : await authenticateApiKey(db, request.headers.get("authorization"), options.auth as "secret");
+      response = await options.handle({ request, params, db, requestId, caller } as Context<
+        A extends "none" ? null : ApiCaller
+      >);
+    } catch (error) {
+      const mapped = errorResponse(error);
+      if (mapped) response = mapped;
+      else {
+        log.error("request failed", { requestId, method: request.method, url: request.url, error });
+        response = json(500, internalErrorBody);
+      }
+    }
+    response.headers.set("x-request-id", requestId);
+    return response;
+  };
+}

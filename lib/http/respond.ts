@@ -1,0 +1,55 @@
+import {
+  BadRequestError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NoSubscriptionMethodError,
+  NotFoundError,
+  PaymentMethodNotFoundError,
+  PaymentNotFoundError,
+  RateLimitedError,
+  SubscriptionRequiresSecretKeyError,
+  SubscriptionsUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from "@/lib/errors";
+
+export function json(status: number, body: unknown, headers?: HeadersInit): Response {
+  const response = new Response(JSON.stringify(body), { status, headers });
+  response.headers.set("content-type", "application/json; charset=utf-8");
+  response.headers.set("cache-control", "no-store");
+  return response;
+}
+
+export const internalErrorBody = { error: "Internal server error" } as const;
+
+/** The interface's exact status and body for each domain failure; null for unknown errors. */
+export function errorResponse(error: unknown): Response | null {
+  if (!(error instanceof DomainError)) return null;
+  if (error instanceof ValidationError) return json(400, error.fields);
+  if (error instanceof UnauthorizedError) return json(401, { error: "Unauthorized" });
+  if (error instanceof PaymentNotFoundError) return json(404, { error: "Payment not found" });
+  if (error instanceof PaymentMethodNotFoundError) return json(400, { error: "Payment method not found" });
+  if (error instanceof SubscriptionRequiresSecretKeyError)
+    return json(403, { error: "subscription_requires_secret_key" });
+  if (error instanceof NoSubscriptionMethodError)
+    return json(400, { error: "no_subscription_method", message: error.message });
+  if (error instanceof SubscriptionsUnavailableError)
+    return json(400, { error: "subscriptions_unavailable", message: error.message });
+  if (error instanceof RateLimitedError)
+    return json(
+      429,
+      {
+        error: "rate_limit_exceeded",
+        message: error.message,
+        type: error.limitedKey,
+        retry_after: error.retryAfterSeconds,
+      },
+      { "retry-after": String(error.retryAfterSeconds) },
+    );
+  if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
+  if (error instanceof ForbiddenError) return json(403, { error: error.code, message: error.message });
+  if (error instanceof NotFoundError) return json(404, { error: error.code, message: error.message });
+  if (error instanceof ConflictError) return json(409, { error: error.code, message: error.message });
+  return null;
+}

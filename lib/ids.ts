@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+import { monotonicFactory } from "ulidx";
+
+const ulid = monotonicFactory();
+
+/** Prefixes of every public id; one place so they never collide. */
+export const idPrefixes = {
+  business: "biz",
+  apiKey: "key",
+  session: "cs",
+  payment: "pay",
+  subscription: "psub",
+  event: "evt",
+  ledgerAccount: "lacc",
+  ledgerTransaction: "ltx",
+  ledgerEntry: "lent",
+  payoutUser: "pu",
+  payoutEntry: "pe",
+  withdrawal: "wd",
+  delivery: "whd",
+  job: "job",
+} as const;
+
+/** A prefixed id that sorts by creation time: `cs_01JF3...`. */
+export function newId(kind: keyof typeof idPrefixes): string {
+  return `${idPrefixes[kind]}_${ulid()}`;
+}
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Uniformly random base62 string (rejection sampling, no modulo bias). */
+export function randomToken(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += base62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}

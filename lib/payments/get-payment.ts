@@ -1,0 +1,71 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { payments, sessions, type Business, type Payment, type Session } from "@/db/schema";
+import { businessNow } from "@/lib/clock";
+import { PaymentNotFoundError } from "@/lib/errors";
+import { isoMicros, parseDbTime } from "@/lib/time";
+
+/** The interface's Payment object. */
+export type PaymentView = {
+  session_id: string;
+  status: Payment["status"] | null;
+  amount: number;
+  fees: number | null;
+  net_amount: number | null;
+  currency: string;
+  order_id: string;
+  customer: string;
+  description: string;
+  items: Session["items"];
+  metadata: Session["metadata"];
+  payment_method: string | null;
+  provider: string | null;
+  created_at: string;
+  customer_details: Payment["customerDetails"];
+  payment_details: Payment["paymentDetails"];
+  ip: string | null;
+  country: string | null;
+  user_agent: string | null;
+};
+
+/** An unpaid session past its lifetime reads as expired even before the expiry job has run. */
+export function sessionExpired(session: Pick<Session, "expiresAt">, business: Pick<Business, "clockOffsetMs">) {
+  return parseDbTime(session.expiresAt).getTime() <= businessNow(business).getTime();
+}
+
+export function paymentView(session: Session, payment: Payment | null, business: Business): PaymentView {
+  const status = payment?.status ?? (sessionExpired(session, business) ? "expired" : null);
+  return {
+    session_id: session.id,
+    status,
+    amount: payment?.amount ?? session.amount,
+    fees: payment?.fees ?? null,
+    net_amount: payment?.netAmount ?? null,
+    currency: session.currency,
+    order_id: session.orderId,
+    customer: session.customer,
+    description: session.description ?? "",
+    items: session.items,
+    metadata: session.metadata,
+    payment_method: payment?.paymentMethod ?? null,
+    provider: payment?.provider ?? null,
+    created_at: isoMicros(session.createdAt),
+    customer_details: payment?.customerDetails ?? null,
+    payment_details: payment?.paymentDetails ?? null,
+    ip: payment?.ip ?? null,
+    country: payment?.country ?? null,
+    user_agent: payment?.userAgent ?? null,
+  };
+}
+
+/** GET /payment/{session_id}: another business's session is as unknown as a missing one. */
+export async function getPayment(db: Db, business: Business, sessionId: string): Promise<PaymentView> {
+  const [row] = await db
+    .select({ session: sessions, payment: payments })
+    .from(sessions)
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.businessId, business.id)))
+    .limit(1);
+  if (!row) throw new PaymentNotFoundError();
+  return paymentView(row.session, row.payment, business);
+}

@@ -1,0 +1,116 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { businessPaymentMethods, businessProviders, paymentMethods, sessions, type Session } from "@/db/schema";
+import type { ApiCaller } from "@/lib/auth/api-keys";
+import { businessNow } from "@/lib/clock";
+import { isUniqueViolation } from "@/lib/db-errors";
+import {
+  NoSubscriptionMethodError,
+  PaymentMethodNotFoundError,
+  SubscriptionRequiresSecretKeyError,
+  SubscriptionsUnavailableError,
+  ValidationError,
+} from "@/lib/errors";
+import { parseOrThrow } from "@/lib/http/validation";
+import { newId } from "@/lib/ids";
+import { toDbTime } from "@/lib/time";
+import { parseRequiredIp, sessionInputSchema } from "./session-input";
+
+export const sessionLifetimeMs = 24 * 60 * 60 * 1000;
+
+/** Methods the business can take now: enabled for it, with an active provider configuration. */
+export async function activeMethods(db: Db, businessId: string) {
+  return db
+    .select({ method: paymentMethods })
+    .from(businessPaymentMethods)
+    .innerJoin(paymentMethods, eq(paymentMethods.id, businessPaymentMethods.methodId))
+    .innerJoin(
+      businessProviders,
+      and(eq(businessProviders.businessId, businessPaymentMethods.businessId), eq(businessProviders.provider, paymentMethods.provider)),
+    )
+    .where(
+      and(
+        eq(businessPaymentMethods.businessId, businessId),
+        eq(businessPaymentMethods.enabled, true),
+        eq(businessProviders.active, true),
+      ),
+    )
+    .orderBy(paymentMethods.sortOrder)
+    .then((rows) => rows.map((r) => r.method));
+}
+
+/**
+ * POST /session. Validates every rule of the interface, then stores the session. With a public
+ * key the creator's IP is recorded and `ip` is ignored; with a secret key `ip` (if given) is the
+ * IP the payer must pay from.
+ */
+export async function createSession(
+  db: Db,
+  caller: ApiCaller,
+  body: Record<string, unknown>,
+  context: { clientIp: string | null },
+): Promise<Session> {
+  const wantsSubscription = body.subscription !== undefined && body.subscription !== null;
+  if (wantsSubscription && caller.keyKind !== "secret") throw new SubscriptionRequiresSecretKeyError();
+
+  const input = parseOrThrow(sessionInputSchema, body);
+  let requiredIp: string | null = null;
+  if (caller.keyKind === "secret") {
+    const ip = parseRequiredIp(input.ip);
+    if (ip && typeof ip === "object") throw ValidationError.field("ip", ip.error);
+    requiredIp = ip;
+  }
+
+  const methods = await activeMethods(db, caller.business.id);
+  if (input.paymentMethodId) {
+    const forced = methods.find((m) => m.id === input.paymentMethodId);
+    if (!forced) throw new PaymentMethodNotFoundError();
+    if (input.subscription && !forced.supportsSubscriptions)
+      throw new NoSubscriptionMethodError(
+        "Subscriptions can only be paid by card, Apple Pay or Google Pay of the card-billing provider",
+      );
+  }
+  if (input.subscription) {
+    if (!methods.some((m) => m.supportsSubscriptions))
+      throw new NoSubscriptionMethodError(
+        "No payment method supporting subscriptions is active: enable card, Apple Pay or Google Pay and connect the provider",
+      );
+    throw new SubscriptionsUnavailableError("Subscription sessions are not available yet on this Kassa version");
+  }
+
+  const customer = input.customer;
+  const customerId = typeof customer === "string" ? customer : (customer.id ?? customer.email!);
+  const prefill = typeof customer === "string" ? null : { email: customer.email, name: customer.name, phone: customer.phone };
+  const customerEmail = input.email ?? (typeof customer === "string" ? null : (customer.email ?? null));
+  const now = businessNow(caller.business);
+
+  try {
+    const [session] = await db
+      .insert(sessions)
+      .values({
+        id: newId("session"),
+        businessId: caller.business.id,
+        amount: input.amount,
+        currency: input.currency,
+        customer: customerId,
+        customerEmail,
+        customerPrefill: prefill,
+        orderId: input.order_id,
+        description: input.description ?? null,
+        items: input.items,
+        metadata: (input.metadata ?? {}) as Session["metadata"],
+        paymentMethodId: input.paymentMethodId ?? null,
+        requiredIp,
+        creatorIp: caller.keyKind === "public" ? context.clientIp : null,
+        keyKind: caller.keyKind,
+        expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
+      })
+      .returning();
+    if (!session) throw new Error("session insert returned nothing");
+    return session;
+  } catch (error) {
+    if (isUniqueViolation(error, "sessions_business_order_idx"))
+      throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
+    throw error;
+  }
+}

@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // PGlite and postgres.js are loaded at run time from node_modules, never bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "postgres", "drizzle-orm", "rate-limiter-flexible"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;

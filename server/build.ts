@@ -1,0 +1,31 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const sourceDirs = ["app", "lib", "db", "inngest", "public"];
+const sourceFiles = ["next.config.ts", "package-lock.json", "tsconfig.json"];
+
+function newestMtime(root: string, entry: string): number {
+  const full = path.join(root, entry);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(full, child));
+  return newest;
+}
+
+/** Runs `next build` when there is no build yet or a source file is newer than it. */
+export function buildIfNeeded(root: string): void {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  const sources = Math.max(...[...sourceDirs, ...sourceFiles].map((entry) => newestMtime(root, entry)));
+  if (built && built >= sources) return;
+  console.log(built ? "Sources changed since the last build: building Kassa…" : "First start: building Kassa (about a minute)…");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+}

@@ -1,0 +1,81 @@
+// Kassa's process: database (embedded PGlite by default), demo business, Next.js app.
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
+import { installDatabase } from "@/lib/db";
+import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
+import { clientIpHeader } from "@/lib/http/client-ip";
+import { buildIfNeeded } from "./build";
+import { openConfiguredDatabase, runningServer, shareEmbeddedDatabase } from "./embedded";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+async function main() {
+  const dev = process.argv.includes("--dev");
+  const e = env();
+  if (!e.DATABASE_URL && runningServer()) {
+    console.error(`Kassa is already running on this data directory (${path.resolve(e.DATA_DIR)}).`);
+    process.exit(1);
+  }
+  if (!dev) buildIfNeeded(root);
+
+  const handle = await openConfiguredDatabase();
+  installDatabase(handle);
+  const stopSharing = handle.pglite ? await shareEmbeddedDatabase(handle.pglite) : async () => {};
+  const demo = await ensureDemoBusiness(handle.db);
+
+  const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
+  await app.prepare();
+  const handleRequest = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    // The peer address, not anything the client claims: lib/http/client-ip.ts trusts this header.
+    req.headers[clientIpHeader] = req.socket.remoteAddress ?? "";
+    void handleRequest(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(e.PORT, e.HOST, resolve));
+
+  const curl = [
+    `curl -s -X POST ${baseUrl()}/session \\`,
+    `  -H "Authorization: Bearer ${demo.secretKey}" -H "Content-Type: application/json" \\`,
+    `  -d '{"amount":2500,"currency":"USD","customer":"cus_demo","order_id":"order-'$(date +%s)'","items":[{"name":"T-shirt","quantity":1,"price":2500}]}'`,
+  ].join("\n");
+  console.log(
+    [
+      ``,
+      `Kassa is running at ${origin()}  (${handle.kind === "pglite" ? `embedded database in ${path.resolve(e.DATA_DIR)}` : "PostgreSQL"})`,
+      ``,
+      `Demo business "${demo.business.name}" (${demo.business.id}, sandbox)${demo.created ? " created" : ""}:`,
+      `  secret key  ${demo.secretKey}`,
+      `  public key  ${demo.publicKey}`,
+      ``,
+      `Create a session:`,
+      curl,
+      ``,
+      `Then open ${checkoutUrl()}/<session_id>, or read it back:`,
+      `curl -s ${baseUrl()}/payment/<session_id> -H "Authorization: Bearer ${demo.secretKey}"`,
+      ``,
+    ].join("\n"),
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping Kassa…`);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await stopSharing();
+    await handle.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import type { DatabaseHandle, Db } from "@/db/client";
+import { dispatch } from "@/lib/api/routes";
+import { createBusiness, type CreateBusinessInput } from "@/lib/businesses/create-business";
+import { clientIpHeader } from "@/lib/http/client-ip";
+
+let current: DatabaseHandle | null = null;
+
+export function setTestHandle(handle: DatabaseHandle | null): DatabaseHandle | null {
+  const previous = current;
+  current = handle;
+  return previous;
+}
+
+/** This test file's own database. */
+export function testDb(): Db {
+  if (!current) throw new Error("no test database: is test/setup-file.ts in vitest's setupFiles?");
+  return current.db;
+}
+
+export function testHandle(): DatabaseHandle {
+  if (!current) throw new Error("no test database");
+  return current;
+}
+
+let counter = 0;
+export function uniqueName(prefix = "biz"): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`;
+}
+
+export async function createTestBusiness(input: Partial<CreateBusinessInput> = {}) {
+  return createBusiness(testDb(), { name: uniqueName("Shop"), ...input });
+}
+
+export type ApiResult<T = Record<string, unknown>> = { status: number; headers: Headers; body: T };
+
+/** Calls the API the way a merchant would, through the same router Next serves. */
+export async function api<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string } = {},
+): Promise<ApiResult<T>> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("authorization", `Bearer ${options.key}`);
+  headers.set(clientIpHeader, options.ip ?? "203.0.113.10");
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers.set("content-type", "application/json");
+  }
+  const response = await dispatch(new Request(`http://kassa.test/api${path}`, { method, headers, body }), "/api");
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export function sessionBody(overrides: Record<string, unknown> = {}) {
+  return {
+    amount: 2500,
+    currency: "USD",
+    customer: "cus_123",
+    order_id: uniqueName("order"),
+    items: [
+      { name: "T-shirt", quantity: 2, price: 1000 },
+      { name: "Sticker", quantity: 1, price: 500 },
+    ],
+    ...overrides,
+  };
+}

@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["node_modules/**", "e2e/**", ".next/**", ".data/**"],
+    globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-file.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
