@@ -30,13 +30,13 @@ function encryptionKey(): Buffer {
   if (configured) {
     key = parseKey(configured);
   } else {
-    fs.mkdirSync(path.dirname(source), { recursive: true });
+    fs.mkdirSync(/*turbopackIgnore: true*/ path.dirname(source), { recursive: true });
     try {
-      fs.writeFileSync(source, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+      fs.writeFileSync(/*turbopackIgnore: true*/ source, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    key = parseKey(fs.readFileSync(source, "utf8").trim());
+    key = parseKey(fs.readFileSync(/*turbopackIgnore: true*/ source, "utf8").trim());
   }
   cachedKey = { source, key };
   return key;

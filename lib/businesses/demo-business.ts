@@ -11,13 +11,20 @@ export async function ensureDemoBusiness(db: Db) {
     .from(demoCredentials)
     .innerJoin(businesses, eq(businesses.id, demoCredentials.businessId))
     .limit(1);
-  if (existing)
-    return {
-      business: existing.business,
-      secretKey: decrypt(existing.credentials.secretKeyEnc),
-      publicKey: decrypt(existing.credentials.publicKeyEnc),
-      created: false,
-    };
+  if (existing) {
+    let keys: { secretKey: string; publicKey: string };
+    try {
+      keys = {
+        secretKey: decrypt(existing.credentials.secretKeyEnc),
+        publicKey: decrypt(existing.credentials.publicKeyEnc),
+      };
+    } catch {
+      throw new Error(
+        "Cannot read the demo business's keys: this database was set up with another ENCRYPTION_KEY (or DATA_DIR/encryption.key).",
+      );
+    }
+    return { business: existing.business, ...keys, created: false };
+  }
   const created = await createBusiness(db, {
     name: "Demo Shop",
     mode: "sandbox",

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+const dataDir = process.env.E2E_DATA_DIR ?? ".data-e2e";
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? "list" : [["list"]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: fs.existsSync(chromium) ? chromium : undefined,
+      args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu"],
+    },
+  },
+  projects: [
+    { name: "mobile", use: { ...devices["Pixel 7"], browserName: "chromium" } },
+    { name: "desktop", use: { ...devices["Desktop Chrome"] } },
+  ],
+  webServer: {
+    // A fresh embedded database every run; DATABASE_URL, when set, is used instead.
+    command: `rm -rf ${dataDir} && npm start`,
+    url: `http://localhost:${port}/api/balance`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      // Fixed so that a reused PostgreSQL database (DATABASE_URL) stays readable across runs.
+      ENCRYPTION_KEY: "e2e0".repeat(16),
+      ALLOW_PRIVATE_WEBHOOK_URLS: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

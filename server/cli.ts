@@ -1,0 +1,167 @@
+// npx kassa <command> [options]: automation contract of DESIGN.md. `--json` prints one JSON object.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { DatabaseHandle } from "@/db/client";
+import { createBusiness } from "@/lib/businesses/create-business";
+import { listBusinesses } from "@/lib/businesses/list-businesses";
+import { installDatabase } from "@/lib/db";
+import { openConfiguredDatabase } from "./embedded";
+
+type Options = ParseArgsConfig["options"];
+type Values = Record<string, string | boolean | undefined>;
+
+export class UsageError extends Error {}
+
+type Command = {
+  usage: string;
+  options: Options;
+  run: (db: DatabaseHandle["db"], values: Values) => Promise<{ json: unknown; text: string; exitCode?: number }>;
+};
+
+const eventKinds = [
+  "succeeded",
+  "pending_review",
+  "declined",
+  "refunded",
+  "expired",
+  "incomplete",
+  "subscription_payment_failed",
+  "subscription_canceled",
+];
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function oneOf<T extends string>(values: Values, name: string, allowed: readonly T[], fallback: T): T {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !allowed.includes(value as T))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
+  return value as T;
+}
+
+export const commands: Record<string, Command> = {
+  "business create": {
+    usage:
+      "kassa business create --name N [--mode sandbox|live] [--webhook-url U] [--events e1,e2] [--payouts on|off] [--json]",
+    options: {
+      name: { type: "string" },
+      mode: { type: "string" },
+      "webhook-url": { type: "string" },
+      events: { type: "string" },
+      payouts: { type: "string" },
+    },
+    run: async (db, values) => {
+      const name = required(values, "name");
+      const mode = oneOf(values, "mode", ["sandbox", "live"] as const, "sandbox");
+      const payouts = oneOf(values, "payouts", ["on", "off"] as const, "off");
+      const webhookUrl = values["webhook-url"] as string | undefined;
+      if (webhookUrl !== undefined) {
+        let url: URL;
+        try {
+          url = new URL(webhookUrl);
+        } catch {
+          throw new UsageError("--webhook-url must be an absolute http(s) URL");
+        }
+        if (url.protocol !== "http:" && url.protocol !== "https:")
+          throw new UsageError("--webhook-url must be an absolute http(s) URL");
+      }
+      const events =
+        typeof values.events === "string"
+          ? values.events.split(",").map((e) => e.trim()).filter(Boolean)
+          : ["succeeded"];
+      const unknown = events.filter((e) => !eventKinds.includes(e));
+      if (unknown.length) throw new UsageError(`unknown event kinds: ${unknown.join(", ")} (known: ${eventKinds.join(", ")})`);
+      const created = await createBusiness(db, {
+        name,
+        mode,
+        webhookUrl: webhookUrl ?? null,
+        webhookEvents: events,
+        payoutsEnabled: payouts === "on",
+      });
+      const json = {
+        id: created.business.id,
+        secret_key: created.secretKey,
+        public_key: created.publicKey,
+        webhook_token: created.webhookToken,
+        mode: created.business.mode,
+      };
+      const text = [
+        `Created ${mode} business "${name}" (${json.id}).`,
+        `  secret key     ${json.secret_key}`,
+        `  public key     ${json.public_key}`,
+        `  webhook token  ${json.webhook_token}`,
+        "The keys are shown only now: store them.",
+      ].join("\n");
+      return { json, text };
+    },
+  },
+  "business list": {
+    usage: "kassa business list [--json]",
+    options: {},
+    run: async (db) => {
+      const rows = await listBusinesses(db);
+      const data = rows.map((b) => ({
+        id: b.id,
+        name: b.name,
+        mode: b.mode,
+        demo: b.isDemo,
+        payouts: b.payoutsEnabled,
+        webhook_url: b.webhookUrl,
+        created_at: b.createdAt,
+      }));
+      const text = data.length
+        ? data.map((b) => `${b.id}  ${b.mode.padEnd(7)}  ${b.name}${b.demo ? "  (demo)" : ""}`).join("\n")
+        : "No businesses yet.";
+      return { json: { data }, text };
+    },
+  },
+};
+
+function helpText(): string {
+  return ["Usage:", ...Object.values(commands).map((c) => `  npx ${c.usage}`)].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const fail = (message: string, code: number) => {
+    if (json) process.stdout.write(JSON.stringify({ error: message }) + "\n");
+    else process.stderr.write(`${message}\n`);
+    return code;
+  };
+  const name = [argv[0], argv[1]].join(" ");
+  const command = commands[name] ?? commands[argv[0] ?? ""];
+  if (!command || argv.includes("--help") || argv.includes("-h")) {
+    if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
+      process.stdout.write(helpText() + "\n");
+      return 0;
+    }
+    return fail(`Unknown command "${argv.filter((a) => !a.startsWith("-")).join(" ")}".\n${helpText()}`, 2);
+  }
+  const rest = argv.slice(commands[name] ? 2 : 1);
+  let values: Values;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, json: { type: "boolean" } }, strict: true }) as {
+      values: Values;
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message}\nUsage: npx ${command.usage}`, 2);
+  }
+  let handle: DatabaseHandle | undefined;
+  try {
+    handle = await openConfiguredDatabase();
+    installDatabase(handle);
+    const result = await command.run(handle.db, values);
+    process.stdout.write((json ? JSON.stringify(result.json) : result.text) + "\n");
+    return result.exitCode ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) return fail(`${error.message}\nUsage: npx ${command.usage}`, 2);
+    return fail(`Failed: ${(error as Error).message}`, 1);
+  } finally {
+    await handle?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
