@@ -58,8 +58,12 @@ export function paymentView(session: Session, payment: Payment | null, business:
   };
 }
 
+const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
+
 /** GET /payment/{session_id}: another business's session is as unknown as a missing one. */
 export async function getPayment(db: Db, business: Business, sessionId: string): Promise<PaymentView> {
+  // Not one of our ids (too long, NUL, slashes, ...): nothing to look up, and Postgres never sees it.
+  if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
   const [row] = await db
     .select({ session: sessions, payment: payments })
     .from(sessions)

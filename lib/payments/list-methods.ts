@@ -55,7 +55,9 @@ export function parseMethodFilters(params: URLSearchParams): MethodFilters {
 /** No filter, a method without restriction (null or empty), or any overlap: the method matches. */
 function matches(available: string[] | null, wanted: string[] | null): boolean {
   if (!wanted || !available || available.length === 0) return true;
-  return wanted.some((code) => available.includes(code));
+  // `wanted` is upper-cased already; the catalogue's codes are compared the same way.
+  const upper = available.map((code) => code.toUpperCase());
+  return wanted.some((code) => upper.includes(code));
 }
 
 export function methodFees(method: PaymentMethod, isCompany: boolean) {

@@ -1,15 +1,362 @@
-import { describe, expect, it } from "vitest";
-import { api, createTestBusiness, sessionBody } from "@/test/helpers";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { businessPaymentMethods, businessProviders, sessions } from "@/db/schema";
+import { checkoutUrl } from "@/lib/env";
+import { countSessions, expectFieldErrors, isErrorMessage } from "@/test/api-assertions";
+import { api, createTestBusiness, sessionBody, testDb, uniqueName } from "@/test/helpers";
 
-describe("POST /session (smoke)", () => {
-  it("creates a session and reads it back", async () => {
-    const biz = await createTestBusiness();
-    const created = await api("POST", "/session", { key: biz.secretKey, body: sessionBody() });
-    expect(created.status).toBe(201);
-    expect(created.body.session_id).toMatch(/^cs_/);
-    const read = await api("GET", `/payment/${created.body.session_id as string}`, { key: biz.secretKey });
-    expect(read.status).toBe(200);
-    expect(read.body.status).toBeNull();
-    expect(read.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
+let biz: Biz;
+
+beforeAll(async () => {
+  biz = await createTestBusiness();
+});
+
+const post = (body: unknown, key = biz.secretKey, ip?: string) => api("POST", "/session", { key, body, ip });
+
+async function storedSession(id: string) {
+  const [row] = await testDb().select().from(sessions).where(eq(sessions.id, id));
+  return row;
+}
+
+const oneItem = (price: number, quantity = 1) => ({ amount: price * quantity, items: [{ name: "Thing", quantity, price }] });
+
+describe("POST /session: success", () => {
+  it("answers 201 with exactly session_id (cs_) and checkout_url, and stores the session", async () => {
+    const body = sessionBody({ description: "Two shirts", metadata: { cart: "c-1", n: 2 }, email: "buyer@example.com" });
+    const res = await post(body);
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(["checkout_url", "session_id"]);
+    const id = res.body.session_id as string;
+    expect(id).toMatch(/^cs_[0-9A-Za-z]+$/);
+    expect(res.body.checkout_url).toBe(`${checkoutUrl()}/${id}`);
+    const row = await storedSession(id);
+    expect(row).toMatchObject({
+      businessId: biz.business.id,
+      amount: 2500,
+      currency: "USD",
+      customer: "cus_123",
+      customerEmail: "buyer@example.com",
+      orderId: body.order_id,
+      description: "Two shirts",
+      items: body.items,
+      metadata: { cart: "c-1", n: 2 },
+      keyKind: "secret",
+      requiredIp: null,
+      creatorIp: null,
+      paymentMethodId: null,
+    });
+  });
+
+  it("accepts the minimum amount of 100 cents", async () => {
+    expect((await post(sessionBody(oneItem(100)))).status).toBe(201);
+  });
+
+  it("accepts currency in lower case and stores it as USD", async () => {
+    const res = await post(sessionBody({ currency: "usd" }));
+    expect(res.status).toBe(201);
+    expect((await storedSession(res.body.session_id as string))?.currency).toBe("USD");
+  });
+
+  it("accepts customer as an object {id, email, name, phone} (decision: both forms)", async () => {
+    const customer = { id: "cus_obj", email: "ann@example.com", name: "Ann", phone: "+15550100" };
+    const res = await post(sessionBody({ customer }));
+    expect(res.status).toBe(201);
+    const row = await storedSession(res.body.session_id as string);
+    expect(row?.customer).toBe("cus_obj");
+    expect(row?.customerEmail).toBe("ann@example.com");
+    expect(row?.customerPrefill).toEqual({ email: "ann@example.com", name: "Ann", phone: "+15550100" });
+  });
+
+  it("uses the e-mail as customer identifier when the customer object has no id", async () => {
+    const res = await post(sessionBody({ customer: { email: "bob@example.com" } }));
+    expect(res.status).toBe(201);
+    expect((await storedSession(res.body.session_id as string))?.customer).toBe("bob@example.com");
+  });
+
+  it("keeps metadata as given, nested values included", async () => {
+    const metadata = { plan: "gold", seats: 3, trial: false, note: null, tags: ["a", "b"], nested: { a: { b: { c: 1 } } } };
+    const res = await post(sessionBody({ metadata }));
+    expect(res.status).toBe(201);
+    expect((await storedSession(res.body.session_id as string))?.metadata).toEqual(metadata);
+  });
+
+  it("treats null optional fields as absent", async () => {
+    const res = await post(
+      sessionBody({ description: null, metadata: null, email: null, paymentMethodId: null, ip: null, subscription: null }),
+    );
+    expect(res.status).toBe(201);
+  });
+});
+
+describe("POST /session: validation (400 field map)", () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ["amount missing", { amount: undefined }, "amount"],
+    ["amount null", { amount: null }, "amount"],
+    ["amount a string", { amount: "2500" }, "amount"],
+    ["amount not an integer", { amount: 2500.5 }, "amount"],
+    ["amount below 100", oneItem(99), "amount"],
+    ["amount negative", { amount: -2500 }, "amount"],
+    ["amount not the sum of price x quantity", { amount: 2600 }, "amount"],
+    ["currency missing", { currency: undefined }, "currency"],
+    ["currency not USD", { currency: "EUR" }, "currency"],
+    ["currency two letters", { currency: "US" }, "currency"],
+    ["currency four letters", { currency: "USDD" }, "currency"],
+    ["currency a number", { currency: 840 }, "currency"],
+    ["customer missing", { customer: undefined }, "customer"],
+    ["customer empty", { customer: "" }, "customer"],
+    ["customer a number", { customer: 123 }, "customer"],
+    ["customer an array", { customer: ["cus"] }, "customer"],
+    ["customer object without id or email", { customer: { name: "Ann" } }, "customer"],
+    ["customer object with a bad e-mail", { customer: { email: "nope" } }, "customer"],
+    ["customer object with a non-string name", { customer: { id: "c", name: 5 } }, "customer"],
+    ["order_id missing", { order_id: undefined }, "order_id"],
+    ["order_id empty", { order_id: "  " }, "order_id"],
+    ["order_id a number", { order_id: 42 }, "order_id"],
+    ["order_id too long", { order_id: "o".repeat(201) }, "order_id"],
+    ["items missing", { items: undefined }, "items"],
+    ["items empty", { items: [] }, "items"],
+    ["items not an array", { items: { name: "x", quantity: 1, price: 2500 } }, "items"],
+    ["item null", { items: [null] }, "items"],
+    ["item name missing", { items: [{ quantity: 1, price: 2500 }] }, "items"],
+    ["item name not a string", { items: [{ name: 7, quantity: 1, price: 2500 }] }, "items"],
+    ["item quantity 0", { items: [{ name: "x", quantity: 0, price: 2500 }] }, "items"],
+    ["item quantity not an integer", { items: [{ name: "x", quantity: 1.5, price: 2500 }] }, "items"],
+    ["item quantity a string", { items: [{ name: "x", quantity: "1", price: 2500 }] }, "items"],
+    ["item price 0", { items: [{ name: "x", quantity: 1, price: 0 }, { name: "y", quantity: 1, price: 2500 }] }, "items"],
+    ["item price not an integer", { items: [{ name: "x", quantity: 1, price: 2499.5 }] }, "items"],
+    ["description not a string", { description: 5 }, "description"],
+    ["metadata not an object", { metadata: "x" }, "metadata"],
+    ["metadata an array", { metadata: [1, 2] }, "metadata"],
+    ["email not a string", { email: 5 }, "email"],
+    ["email not an e-mail", { email: "not-an-email" }, "email"],
+    ["paymentMethodId not a string", { paymentMethodId: 5 }, "paymentMethodId"],
+    ["text with a NUL character", { description: "a\u0000b" }, "description"],
+    ["item name with a lone surrogate", { items: [{ name: "\ud800", quantity: 1, price: 2500 }] }, "items"],
+    ["metadata with a NUL character", { metadata: { note: "a\u0000" } }, "metadata"],
+    ["metadata key with a NUL character", { metadata: { "a\u0000": 1 } }, "metadata"],
+    ["metadata key longer than 40", { metadata: { ["k".repeat(41)]: 1 } }, "metadata"],
+    ["metadata with more than 50 keys", { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, "metadata"],
+    ["metadata over 8 KB", { metadata: { big: "x".repeat(8200) } }, "metadata"],
+    ["metadata nested more than 5 levels", { metadata: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, "metadata"],
+  ];
+  it.each(cases)("%s", async (_name, overrides, field) => {
+    const before = await countSessions(biz.business.id);
+    const res = await post(sessionBody(overrides));
+    expectFieldErrors(res, [field]);
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+
+  it("reports every bad field at once", async () => {
+    const res = await post({ amount: "x", currency: "EUR", items: [] });
+    expectFieldErrors(res, ["amount", "currency", "customer", "order_id", "items"]);
+  });
+
+  it("an empty object names every required field", async () => {
+    const res = await post({});
+    expectFieldErrors(res, ["amount", "currency", "customer", "order_id", "items"]);
+  });
+
+  it("checks amount against the sum even when another optional field is bad", async () => {
+    const res = await post(sessionBody({ amount: 2600, email: "nope" }));
+    expectFieldErrors(res, ["amount", "email"]);
+  });
+
+  it("a deeply nested metadata value is a 400, not a crash", async () => {
+    const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+    const raw = JSON.stringify(sessionBody()).replace(/}$/, `,"metadata":{"x":${deep}}}`);
+    const res = await api("POST", "/session", { key: biz.secretKey, rawBody: raw });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("POST /session: subscription", () => {
+  const sub = (subscription: unknown) => sessionBody({ subscription });
+
+  it("with a public key answers 403 exactly, even when other fields are bad", async () => {
+    const before = await countSessions(biz.business.id);
+    for (const body of [
+      sub({ interval: "month" }),
+      { subscription: { interval: "month" } },
+      { subscription: { interval: "hour", interval_count: -1 }, amount: "x", currency: "EUR" },
+    ]) {
+      const res = await post(body, biz.publicKey);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: "subscription_requires_secret_key" });
+    }
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+
+  const accepted: [string, number][] = [
+    ["day", 1095],
+    ["week", 156],
+    ["month", 36],
+    ["year", 3],
+    ["month", 1],
+  ];
+  it.each(accepted)("interval %s x %i passes validation, then answers a clear 400 and stores nothing", async (interval, n) => {
+    const before = await countSessions(biz.business.id);
+    const res = await post(sub({ interval, interval_count: n }));
+    expect(res.status).toBe(400);
+    expect(isErrorMessage(res.body), JSON.stringify(res.body)).toBe(true);
+    expect(res.body.error).toBe("subscriptions_unavailable");
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+
+  it("interval_count defaults to 1", async () => {
+    const res = await post(sub({ interval: "year" }));
+    expect(res.body.error).toBe("subscriptions_unavailable");
+  });
+
+  const refused: [string, unknown][] = [
+    ["1096 days", { interval: "day", interval_count: 1096 }],
+    ["157 weeks", { interval: "week", interval_count: 157 }],
+    ["37 months", { interval: "month", interval_count: 37 }],
+    ["4 years", { interval: "year", interval_count: 4 }],
+    ["interval missing", { interval_count: 2 }],
+    ["interval unknown", { interval: "hour" }],
+    ["interval_count 0", { interval: "month", interval_count: 0 }],
+    ["interval_count not an integer", { interval: "month", interval_count: 1.5 }],
+    ["interval_count a string", { interval: "month", interval_count: "2" }],
+    ["subscription not an object", "monthly"],
+  ];
+  it.each(refused)("refuses %s with {subscription: [...]}", async (_name, subscription) => {
+    const before = await countSessions(biz.business.id);
+    expectFieldErrors(await post(sub(subscription)), ["subscription"]);
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+});
+
+describe("POST /session: body that is not a JSON object", () => {
+  const raws: [string, string | undefined][] = [
+    ["invalid JSON", "{"],
+    ["a JSON array", "[1,2]"],
+    ["an empty body", ""],
+    ["no body at all", undefined],
+    ["JSON null", "null"],
+    ["a JSON string", '"hello"'],
+    ["a JSON number", "42"],
+  ];
+  it.each(raws)("%s answers 400 {error, message} and stores nothing", async (_name, rawBody) => {
+    const before = await countSessions(biz.business.id);
+    const res = await api("POST", "/session", { key: biz.secretKey, rawBody, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(isErrorMessage(res.body), JSON.stringify(res.body)).toBe(true);
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+});
+
+describe("POST /session: order_id", () => {
+  it("is unique per business: a second use answers 400 {order_id: [...]}", async () => {
+    const orderId = uniqueName("dup");
+    expect((await post(sessionBody({ order_id: orderId }))).status).toBe(201);
+    const before = await countSessions(biz.business.id);
+    expectFieldErrors(await post(sessionBody({ order_id: orderId })), ["order_id"]);
+    // With the public key too.
+    expectFieldErrors(await post(sessionBody({ order_id: orderId }), biz.publicKey), ["order_id"]);
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+
+  it("may be used again by another business", async () => {
+    const other = await createTestBusiness();
+    const orderId = uniqueName("shared");
+    expect((await post(sessionBody({ order_id: orderId }))).status).toBe(201);
+    expect((await post(sessionBody({ order_id: orderId }), other.secretKey)).status).toBe(201);
+  });
+
+  it("concurrent creations with the same order_id: exactly one succeeds", async () => {
+    const orderId = uniqueName("race");
+    const results = await Promise.all(Array.from({ length: 6 }, () => post(sessionBody({ order_id: orderId }))));
+    const created = results.filter((r) => r.status === 201);
+    expect(created).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) expectFieldErrors(r, ["order_id"]);
+    const rows = await testDb()
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.businessId, biz.business.id), eq(sessions.orderId, orderId)));
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe("POST /session: paymentMethodId", () => {
+  const notFound = { error: "Payment method not found" };
+
+  it("an enabled method is accepted and stored", async () => {
+    const res = await post(sessionBody({ paymentMethodId: "stripe_credit" }));
+    expect(res.status).toBe(201);
+    expect((await storedSession(res.body.session_id as string))?.paymentMethodId).toBe("stripe_credit");
+  });
+
+  it.each(["nope", "stripe_unknown", "STRIPE_CREDIT", ""])("unknown id %j answers 400 exactly", async (id) => {
+    const before = await countSessions(biz.business.id);
+    const res = await post(sessionBody({ paymentMethodId: id }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(notFound);
+    expect(await countSessions(biz.business.id)).toBe(before);
+  });
+
+  it("a method disabled for the business answers 400 exactly; other businesses keep it", async () => {
+    const own = await createTestBusiness();
+    const other = await createTestBusiness();
+    await testDb()
+      .update(businessPaymentMethods)
+      .set({ enabled: false })
+      .where(and(eq(businessPaymentMethods.businessId, own.business.id), eq(businessPaymentMethods.methodId, "stripe_apple_pay")));
+    const res = await post(sessionBody({ paymentMethodId: "stripe_apple_pay" }), own.secretKey);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(notFound);
+    expect((await post(sessionBody({ paymentMethodId: "stripe_apple_pay" }), own.publicKey)).body).toEqual(notFound);
+    expect((await post(sessionBody({ paymentMethodId: "stripe_apple_pay" }), other.secretKey)).status).toBe(201);
+    expect(await countSessions(own.business.id)).toBe(0);
+  });
+
+  it("a method whose provider is inactive for the business answers 400 exactly", async () => {
+    const own = await createTestBusiness();
+    await testDb()
+      .update(businessProviders)
+      .set({ active: false })
+      .where(and(eq(businessProviders.businessId, own.business.id), eq(businessProviders.provider, "stripe")));
+    const res = await post(sessionBody({ paymentMethodId: "stripe_credit" }), own.secretKey);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(notFound);
+    expect(await countSessions(own.business.id)).toBe(0);
+  });
+
+  it("a method of another mode's provider (live business, sandbox method) answers 400 exactly", async () => {
+    const live = await createTestBusiness({ mode: "live" });
+    const res = await post(sessionBody({ paymentMethodId: "sandbox_bitcoin" }), live.secretKey);
+    expect(res.body).toEqual(notFound);
+  });
+});
+
+describe("POST /session: ip", () => {
+  it("with a secret key, a valid ip is stored as the IP the payer must pay from", async () => {
+    for (const ip of ["198.51.100.7", "2001:db8::1"]) {
+      const res = await post(sessionBody({ ip }));
+      expect(res.status).toBe(201);
+      const row = await storedSession(res.body.session_id as string);
+      expect(row?.requiredIp).toBe(ip);
+      expect(row?.creatorIp).toBeNull();
+    }
+  });
+
+  it.each(["not-an-ip", "999.1.1.1", 12345, { ip: "1.2.3.4" }, "1.2.3.4, 5.6.7.8"])(
+    "with a secret key, an invalid ip %j answers 400 {ip: [...]}",
+    async (ip) => {
+      const before = await countSessions(biz.business.id);
+      expectFieldErrors(await post(sessionBody({ ip })), ["ip"]);
+      expect(await countSessions(biz.business.id)).toBe(before);
+    },
+  );
+
+  it("with a public key, the creator IP is captured and `ip` is ignored (even when invalid)", async () => {
+    for (const ip of ["198.51.100.7", "garbage", 5]) {
+      const res = await post(sessionBody({ ip }), biz.publicKey, "192.0.2.44");
+      expect(res.status).toBe(201);
+      const row = await storedSession(res.body.session_id as string);
+      expect(row?.creatorIp).toBe("192.0.2.44");
+      expect(row?.requiredIp).toBeNull();
+      expect(row?.keyKind).toBe("public");
+    }
   });
 });

@@ -62,7 +62,8 @@ export async function createSession(
   }
 
   const methods = await activeMethods(db, caller.business.id);
-  if (input.paymentMethodId) {
+  // Any given id, even "", must name an enabled method: the column is a foreign key.
+  if (input.paymentMethodId !== undefined && input.paymentMethodId !== null) {
     const forced = methods.find((m) => m.id === input.paymentMethodId);
     if (!forced) throw new PaymentMethodNotFoundError();
     if (input.subscription && !forced.supportsSubscriptions)
@@ -98,7 +99,7 @@ export async function createSession(
         orderId: input.order_id,
         description: input.description ?? null,
         items: input.items,
-        metadata: (input.metadata ?? {}) as Session["metadata"],
+        metadata: input.metadata ?? {},
         paymentMethodId: input.paymentMethodId ?? null,
         requiredIp,
         creatorIp: caller.keyKind === "public" ? context.clientIp : null,

@@ -1,8 +1,15 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import type { Metadata } from "@/db/schema";
 
 const required = (what: string) => (issue: { input: unknown }) =>
   issue.input === undefined || issue.input === null ? `${what} is required` : undefined;
+
+// Postgres refuses NUL in text and jsonb, and unpaired surrogates in jsonb: refused up front,
+// so such input is a 400 and never reaches the database.
+const unsafeText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isSafeText = (value: string) => !unsafeText.test(value);
+const safeText = { error: "must not contain NUL characters or unpaired surrogates" };
 
 const cents = (field: string, min: number, max: number) =>
   z
@@ -18,6 +25,7 @@ const itemSchema = z.object(
   {
     name: z
       .string({ error: (i) => required("name")(i) ?? "name must be a string" })
+      .refine(isSafeText, safeText)
       .trim()
       .min(1, { error: "name must not be empty" })
       .max(250, { error: "name must be at most 250 characters" }),
@@ -33,6 +41,7 @@ const itemSchema = z.object(
 
 const email = z
   .string({ error: "must be a string" })
+  .refine(isSafeText, safeText)
   .trim()
   .max(255, { error: "must be at most 255 characters" })
   .pipe(z.email({ error: "must be a valid e-mail address" }));
@@ -42,25 +51,64 @@ const customerSchema = z.union(
   [
     z
       .string()
+      .refine(isSafeText, safeText)
       .trim()
       .min(1, { error: "customer must not be empty" })
       .max(255, { error: "customer must be at most 255 characters" }),
     z
       .object({
-        id: z.string().trim().min(1).max(255).optional(),
+        id: z.string().refine(isSafeText, safeText).trim().min(1).max(255).optional(),
         email: email.optional(),
-        name: z.string().trim().max(255).optional(),
-        phone: z.string().trim().max(40).optional(),
+        name: z.string().refine(isSafeText, safeText).trim().max(255).optional(),
+        phone: z.string().refine(isSafeText, safeText).trim().max(40).optional(),
       })
       .refine((c) => c.id || c.email, { error: "customer object needs an id or an email" }),
   ],
   { error: (i) => required("customer")(i) ?? "customer must be a string or an object {id, email, name, phone}" },
 );
 
+export const maxMetadataKeys = 50;
+export const maxMetadataDepth = 5;
+export const maxMetadataBytes = 8192;
+
+/**
+ * Why `metadata` is unacceptable, or null. Walks the value without recursion (a 256 KB body can
+ * nest JSON far deeper than the call stack), so any input gets an answer.
+ */
+export function metadataProblem(value: unknown): string | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return "metadata must be an object of key-value pairs";
+  const keys = Object.keys(value);
+  if (keys.length > maxMetadataKeys) return `metadata may have at most ${maxMetadataKeys} keys`;
+  if (keys.some((k) => k.length > 40)) return "metadata keys must be at most 40 characters";
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  while (stack.length) {
+    const { value: v, depth } = stack.pop()!;
+    if (typeof v === "string") {
+      if (!isSafeText(v)) return "metadata must not contain NUL characters or unpaired surrogates";
+    } else if (typeof v === "object" && v !== null) {
+      if (depth > maxMetadataDepth) return `metadata may nest at most ${maxMetadataDepth} levels`;
+      const entries = Array.isArray(v) ? v.map((item) => ["", item] as const) : Object.entries(v);
+      for (const [k, item] of entries) {
+        if (!isSafeText(k)) return "metadata must not contain NUL characters or unpaired surrogates";
+        stack.push({ value: item, depth: depth + 1 });
+      }
+    }
+  }
+  if (Buffer.byteLength(JSON.stringify(value)) > maxMetadataBytes) return "metadata must be at most 8 KB as JSON";
+  return null;
+}
+
+// The body comes from JSON.parse, so every value is already JSON; only shape and size are checked.
 const metadataSchema = z
-  .record(z.string().max(40, { error: "metadata keys must be at most 40 characters" }), z.json())
-  .refine((m) => Object.keys(m).length <= 50, { error: "metadata may have at most 50 keys" })
-  .refine((m) => JSON.stringify(m).length <= 8192, { error: "metadata must be at most 8 KB as JSON" });
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value === undefined || value === null) return;
+    const problem = metadataProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform((value) => (value ?? null) as Metadata | null)
+  .optional();
 
 export const intervals = ["day", "week", "month", "year"] as const;
 /** A period may not exceed 3 years. */
@@ -96,6 +144,7 @@ export const sessionInputSchema = z
     customer: customerSchema,
     order_id: z
       .string({ error: (i) => required("order_id")(i) ?? "order_id must be a string" })
+      .refine(isSafeText, safeText)
       .trim()
       .min(1, { error: "order_id must not be empty" })
       .max(200, { error: "order_id must be at most 200 characters" }),
@@ -103,22 +152,31 @@ export const sessionInputSchema = z
       .array(itemSchema, { error: (i) => required("items")(i) ?? "items must be an array" })
       .min(1, { error: "items must have at least one item" })
       .max(maxItems, { error: `items may have at most ${maxItems} entries` }),
-    description: z.string({ error: "description must be a string" }).max(1000).nullish(),
-    paymentMethodId: z.string({ error: "paymentMethodId must be a string" }).max(100).nullish(),
+    description: z
+      .string({ error: "description must be a string" })
+      .refine(isSafeText, safeText)
+      .max(1000, { error: "description must be at most 1000 characters" })
+      .nullish(),
+    // Any string: an unknown one is the interface's "Payment method not found", not a field error.
+    paymentMethodId: z.string({ error: "paymentMethodId must be a string" }).nullish(),
     ip: z.unknown().optional(),
-    metadata: metadataSchema.nullish(),
+    metadata: metadataSchema,
     email: email.nullish(),
     subscription: subscriptionSchema.nullish(),
   })
-  .superRefine((input, ctx) => {
-    const sum = input.items.reduce((total, item) => total + item.price * item.quantity, 0);
-    if (sum !== input.amount)
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount"],
-        message: `amount (${input.amount}) must equal the sum of price x quantity over items (${sum})`,
-      });
+  .refine((input) => input.amount === itemsTotal(input.items), {
+    path: ["amount"],
+    // Only meaningful when amount and items are themselves valid.
+    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "amount" || issue.path?.[0] === "items"),
+    error: (issue) => {
+      const input = issue.input as { amount: number; items: { price: number; quantity: number }[] };
+      return `amount (${input.amount}) must equal the sum of price x quantity over items (${itemsTotal(input.items)})`;
+    },
   });
+
+function itemsTotal(items: { price: number; quantity: number }[]): number {
+  return items.reduce((total, item) => total + item.price * item.quantity, 0);
+}
 
 export type SessionInput = z.infer<typeof sessionInputSchema>;
 
