@@ -26,6 +26,23 @@ const envSchema = z.object({
   RATE_LIMIT_SESSION_SECRET: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Lets webhooks reach loopback and private addresses (development, tests, the demo). */
+  ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag,
+  /** Delays before each of the 4 webhook attempts, in seconds (decimals allowed). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("0,60,600,3600")
+    .transform((v) => v.split(",").map((s) => Number(s.trim())))
+    .pipe(z.array(z.number().finite().min(0).max(86_400)).length(4)),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Embedded worker: jobs run at once, idle poll interval, and lease of a claimed job. */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Inngest (optional executor): with these set the app sends events and the embedded worker stays off. */
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  INNGEST_DEV: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -69,4 +86,10 @@ export function baseUrl(): string {
 
 export function checkoutUrl(): string {
   return (env().CHECKOUT_URL ?? `${origin()}/checkout`).replace(/\/$/, "");
+}
+
+/** Inngest runs the jobs when it is configured: a dev server (INNGEST_DEV) or cloud keys. */
+export function inngestEnabled(): boolean {
+  const e = env();
+  return Boolean(e.INNGEST_DEV) || Boolean(e.INNGEST_EVENT_KEY && e.INNGEST_SIGNING_KEY);
 }

@@ -91,3 +91,28 @@ export class NotFoundError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * A ledger debit that would take an account below zero. Raised by lib/ledger/post-transaction;
+ * domains translate it into their own error (a 400 unless they do).
+ */
+export class InsufficientFundsError extends DomainError {
+  readonly code = "insufficient_funds";
+  constructor(
+    readonly accountKind: string,
+    readonly ownerId: string,
+    message = "Insufficient funds",
+  ) {
+    super(message);
+  }
+}
+
+/** 400 `{error: "Insufficient payout balance"}` of POST /payout/create. */
+export class InsufficientPayoutBalanceError extends DomainError {
+  readonly code = "insufficient_payout_balance";
+}
+
+/** 403 `{error: "Payouts are currently disabled. Please enable them in Settings."}`. */
+export class PayoutsDisabledError extends DomainError {
+  readonly code = "payouts_disabled";
+}

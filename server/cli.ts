@@ -4,6 +4,9 @@ import type { DatabaseHandle } from "@/db/client";
 import { createBusiness } from "@/lib/businesses/create-business";
 import { listBusinesses } from "@/lib/businesses/list-businesses";
 import { installDatabase } from "@/lib/db";
+import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance";
+import { formatLedgerReport, verifyLedger } from "@/lib/ledger/verify-ledger";
+import { DomainError } from "@/lib/errors";
 import { openConfiguredDatabase } from "./embedded";
 
 type Options = ParseArgsConfig["options"];
@@ -118,6 +121,29 @@ export const commands: Record<string, Command> = {
       return { json: { data }, text };
     },
   },
+  "ledger verify": {
+    usage: "kassa ledger verify [--business ID] [--json]",
+    options: { business: { type: "string" } },
+    run: async (db, values) => {
+      const businessId = typeof values.business === "string" ? values.business : undefined;
+      const report = await verifyLedger(db, { businessId });
+      return { json: report, text: formatLedgerReport(report), exitCode: report.ok ? 0 : 1 };
+    },
+  },
+  "payout-balance transfer": {
+    usage: "kassa payout-balance transfer --business ID --amount CENTS [--json]",
+    options: { business: { type: "string" }, amount: { type: "string" } },
+    run: async (db, values) => {
+      const businessId = required(values, "business");
+      const raw = required(values, "amount");
+      if (!/^\d+$/.test(raw)) throw new UsageError("--amount must be a whole number of cents");
+      const balances = await transferToPayoutBalance(db, businessId, Number(raw));
+      return {
+        json: balances,
+        text: `Moved ${raw} cents to the payout balance of ${businessId}: balance ${balances.balance}, payout balance ${balances.payout_balance}.`,
+      };
+    },
+  },
 };
 
 function helpText(): string {
@@ -158,6 +184,7 @@ export async function main(argv: string[]): Promise<number> {
     return result.exitCode ?? 0;
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message}\nUsage: npx ${command.usage}`, 2);
+    if (error instanceof DomainError) return fail(error.message, 1);
     return fail(`Failed: ${(error as Error).message}`, 1);
   } finally {
     await handle?.close();

@@ -4,3 +4,7 @@ export * from "./sessions";
 export * from "./payments";
 export * from "./rate-limits";
 export * from "./ledger";
+export * from "./payouts";
+export * from "./idempotency";
+export * from "./jobs";
+export * from "./webhooks";

@@ -3,7 +3,14 @@ import { bigint, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg
 import { businesses } from "./businesses";
 import { createdAt } from "./columns";
 
-export const ledgerAccountKinds = ["business_balance", "payout_balance", "payout_user", "external"] as const;
+export const ledgerAccountKinds = [
+  "business_balance",
+  "payout_balance",
+  "payout_user",
+  /** Funds of one payout user held by its pending withdrawals (owner: the payout user). */
+  "payout_hold",
+  "external",
+] as const;
 export type LedgerAccountKind = (typeof ledgerAccountKinds)[number];
 
 /**
@@ -18,7 +25,7 @@ export const ledgerAccounts = pgTable(
       .notNull()
       .references(() => businesses.id),
     kind: text("kind", { enum: ledgerAccountKinds }).notNull(),
-    /** The payout user for `payout_user` accounts; '' otherwise (keeps the unique key simple). */
+    /** The payout user for `payout_user` and `payout_hold` accounts; '' otherwise (keeps the unique key simple). */
     ownerId: text("owner_id").notNull().default(""),
     balance: bigint("balance", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
@@ -61,7 +68,13 @@ export const ledgerEntries = pgTable(
     amount: bigint("amount", { mode: "number" }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("ledger_entries_account_idx").on(t.accountId), index("ledger_entries_tx_idx").on(t.transactionId)],
+  (t) => [
+    index("ledger_entries_account_idx").on(t.accountId),
+    index("ledger_entries_tx_idx").on(t.transactionId),
+    check("ledger_entries_amount_nonzero", sql`${t.amount} <> 0`),
+  ],
 );
 
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
+export type LedgerTransaction = typeof ledgerTransactions.$inferSelect;
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;

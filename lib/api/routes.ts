@@ -2,8 +2,30 @@ import type { ApiHandler, Params } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
 import { postSession } from "./session";
+import {
+  getPayoutOperations,
+  getPayoutOperationsHistory,
+  getPayoutOperationsWithdrawal,
+  getPayoutOperationsWithdrawals,
+  getPayoutUser,
+  getPayoutUserHistory,
+  getPayoutUsers,
+  getPayoutWithdrawal,
+  getPayoutWithdrawals,
+  postPayoutCreate,
+  postPayoutOperations,
+  postPayoutOperationsWithdrawalCancel,
+  postPayoutOperationsWithdrawals,
+  postPayoutUserDeactivate,
+  postPayoutUserReactivate,
+  postPayoutUserRotateHash,
+  postPayoutWithdrawalComplete,
+  postPayoutWithdrawalReject,
+} from "./payouts";
+import { postSandboxPayoutBalance } from "./sandbox-payouts";
+import { postSandboxClockAdvance } from "./sandbox-clock";
 
-type Route = { method: string; pattern: string; handler: ApiHandler };
+export type Route = { method: string; pattern: string; handler: ApiHandler };
 
 /** Every API endpoint, by path under base_url. app/api mirrors this table for Next's router. */
 export const routes: Route[] = [
@@ -11,6 +33,30 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/payment/:session_id", handler: getPaymentHandler },
   { method: "GET", pattern: "/payments/methods", handler: getPaymentMethods },
   { method: "GET", pattern: "/balance", handler: getBalance },
+  { method: "POST", pattern: "/payout/create", handler: postPayoutCreate },
+  { method: "GET", pattern: "/payout/operations", handler: getPayoutOperations },
+  { method: "POST", pattern: "/payout/operations", handler: postPayoutOperations },
+  { method: "GET", pattern: "/payout/operations/history", handler: getPayoutOperationsHistory },
+  { method: "GET", pattern: "/payout/operations/withdrawals", handler: getPayoutOperationsWithdrawals },
+  { method: "POST", pattern: "/payout/operations/withdrawals", handler: postPayoutOperationsWithdrawals },
+  { method: "GET", pattern: "/payout/operations/withdrawals/:withdrawal_id", handler: getPayoutOperationsWithdrawal },
+  {
+    method: "POST",
+    pattern: "/payout/operations/withdrawals/:withdrawal_id/cancel",
+    handler: postPayoutOperationsWithdrawalCancel,
+  },
+  { method: "GET", pattern: "/payout/users", handler: getPayoutUsers },
+  { method: "GET", pattern: "/payout/users/:user", handler: getPayoutUser },
+  { method: "GET", pattern: "/payout/users/:user/history", handler: getPayoutUserHistory },
+  { method: "POST", pattern: "/payout/users/:user/deactivate", handler: postPayoutUserDeactivate },
+  { method: "POST", pattern: "/payout/users/:user/reactivate", handler: postPayoutUserReactivate },
+  { method: "POST", pattern: "/payout/users/:user/rotate-hash", handler: postPayoutUserRotateHash },
+  { method: "GET", pattern: "/payout/withdrawals", handler: getPayoutWithdrawals },
+  { method: "GET", pattern: "/payout/withdrawals/:withdrawal_id", handler: getPayoutWithdrawal },
+  { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/complete", handler: postPayoutWithdrawalComplete },
+  { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/reject", handler: postPayoutWithdrawalReject },
+  { method: "POST", pattern: "/sandbox/payout-balance", handler: postSandboxPayoutBalance },
+  { method: "POST", pattern: "/sandbox/clock/advance", handler: postSandboxClockAdvance },
 ];
 
 function match(pattern: string, path: string): Params | null {
@@ -23,32 +69,41 @@ function match(pattern: string, path: string): Params | null {
     const g = got[i]!;
     if (w.startsWith(":")) {
       if (!g) return null;
-      params[w.slice(1)] = decodeURIComponent(g);
+      params[w.slice(1)] = decodeSegment(g);
     } else if (w !== g) return null;
   }
   return params;
 }
 
-/**
- * Dispatches a Request whose path is relative to base_url (e.g. `/api/session` with prefix `/api`).
- * Used by tests and by any server that does not go through Next's router.
- */
-export async function dispatch(request: Request, prefix = "/api"): Promise<Response> {
-  const url = new URL(request.url);
-  const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
-  let pathMatched = false;
-  for (const route of routes) {
-    let params: Params | null;
-    try {
-      params = match(route.pattern, path.replace(/\/$/, "") || "/");
-    } catch {
-      return json(404, { error: "not_found", message: "No such endpoint" });
-    }
-    if (!params) continue;
-    pathMatched = true;
-    if (route.method === request.method) return route.handler(request, params);
+/** A malformed escape (`%ZZ`, invalid UTF-8) is kept as sent: the handler then finds nothing by it. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
-  return pathMatched
-    ? json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` })
-    : json(404, { error: "not_found", message: "No such endpoint" });
 }
+
+/** A dispatcher over a route table (tests build one over a copy of `routes` plus their own). */
+export function createRouter(table: readonly Route[]) {
+  /**
+   * Dispatches a Request whose path is relative to base_url (e.g. `/api/session` with prefix `/api`).
+   * Used by tests and by any server that does not go through Next's router.
+   */
+  return async function dispatch(request: Request, prefix = "/api"): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
+    let pathMatched = false;
+    for (const route of table) {
+      const params = match(route.pattern, path.replace(/\/$/, "") || "/");
+      if (!params) continue;
+      pathMatched = true;
+      if (route.method === request.method) return route.handler(request, params);
+    }
+    return pathMatched
+      ? json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` })
+      : json(404, { error: "not_found", message: "No such endpoint" });
+  };
+}
+
+export const dispatch = createRouter(routes);

@@ -3,10 +3,13 @@ import {
   ConflictError,
   DomainError,
   ForbiddenError,
+  InsufficientFundsError,
+  InsufficientPayoutBalanceError,
   NoSubscriptionMethodError,
   NotFoundError,
   PaymentMethodNotFoundError,
   PaymentNotFoundError,
+  PayoutsDisabledError,
   RateLimitedError,
   SubscriptionRequiresSecretKeyError,
   SubscriptionsUnavailableError,
@@ -47,6 +50,10 @@ export function errorResponse(error: unknown): Response | null {
       },
       { "retry-after": String(error.retryAfterSeconds) },
     );
+  if (error instanceof InsufficientPayoutBalanceError) return json(400, { error: "Insufficient payout balance" });
+  if (error instanceof PayoutsDisabledError)
+    return json(403, { error: "Payouts are currently disabled. Please enable them in Settings." });
+  if (error instanceof InsufficientFundsError) return json(400, { error: error.code, message: error.message });
   if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
   if (error instanceof ForbiddenError) return json(403, { error: error.code, message: error.message });
   if (error instanceof NotFoundError) return json(404, { error: error.code, message: error.message });

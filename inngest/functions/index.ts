@@ -1,0 +1,14 @@
+import { redispatchDueJobs } from "./jobs/redispatch-due-jobs";
+import { processProviderEvent } from "./provider-events/process-provider-event";
+import { expireSession } from "./sessions/expire-session";
+import { setUpSubscription } from "./subscriptions/set-up-subscription";
+import { deliverWebhook } from "./webhooks/deliver-webhook";
+
+/** Every function served at /api/inngest: one per job kind, plus the cron that re-announces due work. */
+export const functions = [
+  deliverWebhook,
+  expireSession,
+  processProviderEvent,
+  setUpSubscription,
+  redispatchDueJobs,
+];

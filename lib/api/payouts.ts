@@ -1,0 +1,320 @@
+import type { Db } from "@/db/client";
+import type { PayoutUser } from "@/db/schema";
+import { PayoutsDisabledError, ValidationError } from "@/lib/errors";
+import { readJsonObject } from "@/lib/http/body";
+import { apiHandler, type Params } from "@/lib/http/handler";
+import { json } from "@/lib/http/respond";
+import { parseOrThrow } from "@/lib/http/validation";
+import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
+import { authenticatePayoutUser, payoutHashFrom } from "@/lib/payouts/authenticate-payout-user";
+import { createPayout } from "@/lib/payouts/create-payout";
+import { findPayoutUser } from "@/lib/payouts/find-payout-user";
+import { listPayoutHistory } from "@/lib/payouts/list-payout-history";
+import { listPayoutUsers } from "@/lib/payouts/list-payout-users";
+import { getWithdrawal, listWithdrawals, parseWithdrawalStatus } from "@/lib/payouts/list-withdrawals";
+import { createPayoutSchema, pageSchema, settleSchema, withdrawalSchema } from "@/lib/payouts/payout-input";
+import { payoutUserView, withdrawalView } from "@/lib/payouts/payout-views";
+import { requestWithdrawal } from "@/lib/payouts/request-withdrawal";
+import {
+  deactivatePayoutUser,
+  reactivatePayoutUser,
+  rotatePayoutHash,
+} from "@/lib/payouts/set-payout-user-status";
+import { cancelWithdrawal, completeWithdrawal, rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
+
+/** Paging from the query string (`limit`, `starting_after`) or a body; empty means absent. */
+function pageFrom(source: URLSearchParams | Record<string, unknown>) {
+  const get = (name: string) => {
+    const value = source instanceof URLSearchParams ? source.get(name) : source[name];
+    return value === null || value === "" ? undefined : value;
+  };
+  return parseOrThrow(pageSchema, { limit: get("limit"), starting_after: get("starting_after") });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merchant side: secret key.
+
+// POST /payout/create
+export const postPayoutCreate = apiHandler({
+  auth: "secret",
+  handle: async ({ request, db, caller }) => {
+    if (!caller.business.payoutsEnabled)
+      throw new PayoutsDisabledError("payouts are disabled for this business");
+    const body = await readJsonObject(request);
+    const input = parseOrThrow(createPayoutSchema, body);
+    return respondIdempotently(
+      db,
+      request,
+      { businessId: caller.business.id, principal: "api" },
+      body,
+      async (tx) => {
+        const created = await createPayout(tx, caller.business, input);
+        return { status: 201, body: { hash: created.hash } };
+      },
+    );
+  },
+});
+
+// GET /payout/users
+export const getPayoutUsers = apiHandler({
+  auth: "secret",
+  handle: async ({ request, db, caller }) => {
+    const query = new URL(request.url).searchParams;
+    const status = query.get("status") || undefined;
+    if (status !== undefined && status !== "active" && status !== "inactive")
+      throw ValidationError.field("status", "status must be active or inactive");
+    return json(200, await listPayoutUsers(db, { businessId: caller.business.id, status }, pageFrom(query)));
+  },
+});
+
+// GET /payout/users/{email or id}
+export const getPayoutUser = apiHandler({
+  auth: "secret",
+  handle: async ({ params, db, caller }) =>
+    json(200, await payoutUserView(db, await findPayoutUser(db, caller.business.id, params.user ?? ""))),
+});
+
+// GET /payout/users/{email or id}/history
+export const getPayoutUserHistory = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    const page = pageFrom(new URL(request.url).searchParams);
+    const user = await findPayoutUser(db, caller.business.id, params.user ?? "");
+    return json(200, await listPayoutHistory(db, user.id, page));
+  },
+});
+
+/** A merchant POST that changes one payout user and answers its view; Idempotency-Key honoured. */
+function payoutUserAction(change: (db: Db, businessId: string, ref: string) => Promise<PayoutUser>) {
+  return apiHandler({
+    auth: "secret",
+    handle: async ({ request, params, db, caller }) => {
+      const body = await readJsonObject(request, { allowEmpty: true });
+      return respondIdempotently(
+        db,
+        request,
+        { businessId: caller.business.id, principal: "api" },
+        body,
+        async (tx) => {
+          const user = await change(tx, caller.business.id, params.user ?? "");
+          return { status: 200, body: await payoutUserView(tx, user) };
+        },
+      );
+    },
+  });
+}
+
+// POST /payout/users/{email or id}/deactivate
+export const postPayoutUserDeactivate = payoutUserAction(deactivatePayoutUser);
+
+// POST /payout/users/{email or id}/reactivate
+export const postPayoutUserReactivate = payoutUserAction(reactivatePayoutUser);
+
+// POST /payout/users/{email or id}/rotate-hash
+export const postPayoutUserRotateHash = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    return respondIdempotently(
+      db,
+      request,
+      { businessId: caller.business.id, principal: "api" },
+      body,
+      async (tx) => {
+        const { hash } = await rotatePayoutHash(tx, caller.business.id, params.user ?? "");
+        return { status: 200, body: { hash } };
+      },
+    );
+  },
+});
+
+// GET /payout/withdrawals
+export const getPayoutWithdrawals = apiHandler({
+  auth: "secret",
+  handle: async ({ request, db, caller }) => {
+    const query = new URL(request.url).searchParams;
+    const page = pageFrom(query);
+    const status = parseWithdrawalStatus(query.get("status"));
+    const userRef = query.get("payout_user");
+    const payoutUserId = userRef ? (await findPayoutUser(db, caller.business.id, userRef)).id : undefined;
+    return json(
+      200,
+      await listWithdrawals(db, { businessId: caller.business.id, payoutUserId, status }, page),
+    );
+  },
+});
+
+// GET /payout/withdrawals/{withdrawal_id}
+export const getPayoutWithdrawal = apiHandler({
+  auth: "secret",
+  handle: async ({ params, db, caller }) =>
+    json(
+      200,
+      withdrawalView(
+        await getWithdrawal(db, { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" }),
+      ),
+    ),
+});
+
+// POST /payout/withdrawals/{withdrawal_id}/complete
+export const postPayoutWithdrawalComplete = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    const input = parseOrThrow(settleSchema, body);
+    return respondIdempotently(
+      db,
+      request,
+      { businessId: caller.business.id, principal: "api" },
+      body,
+      async (tx) => {
+        const ref = { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" };
+        const settled = await completeWithdrawal(tx, ref, {
+          settlementReference: input.settlement_reference,
+        });
+        return { status: 200, body: withdrawalView(settled) };
+      },
+    );
+  },
+});
+
+// POST /payout/withdrawals/{withdrawal_id}/reject
+export const postPayoutWithdrawalReject = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    const input = parseOrThrow(settleSchema, body);
+    return respondIdempotently(
+      db,
+      request,
+      { businessId: caller.business.id, principal: "api" },
+      body,
+      async (tx) => {
+        const ref = { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" };
+        const settled = await rejectWithdrawal(tx, ref, { reason: input.reason });
+        return { status: 200, body: withdrawalView(settled) };
+      },
+    );
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Payout user side: hash authentication (header X-Payout-Hash, body payout_hash, query payout_hash).
+
+type PayoutUserContext = {
+  request: Request;
+  params: Params;
+  db: Db;
+  user: PayoutUser;
+  /** The JSON body without `payout_hash` ({} for GET). */
+  body: Record<string, unknown>;
+};
+
+/**
+ * A payout user endpoint. The hash is taken before the body is judged: a request without a valid
+ * hash is a 401 whatever its body; only then does a malformed body give its 400.
+ */
+function payoutUserHandler(handle: (ctx: PayoutUserContext) => Promise<Response>) {
+  return apiHandler({
+    auth: "none",
+    handle: async ({ request, params, db }) => {
+      let body: Record<string, unknown> | null = null;
+      let bodyError: unknown = null;
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        try {
+          body = await readJsonObject(request, { allowEmpty: true });
+        } catch (error) {
+          bodyError = error;
+        }
+      }
+      const user = await authenticatePayoutUser(db, payoutHashFrom(request, body));
+      if (bodyError) throw bodyError;
+      const { payout_hash: _hash, ...rest } = body ?? {};
+      return handle({ request, params, db, user, body: rest });
+    },
+  });
+}
+
+const userPage = (ctx: PayoutUserContext) =>
+  ctx.request.method === "GET" ? pageFrom(new URL(ctx.request.url).searchParams) : pageFrom(ctx.body);
+
+const viewBalance = async (ctx: PayoutUserContext) => json(200, await payoutUserView(ctx.db, ctx.user));
+
+const viewHistory = async (ctx: PayoutUserContext) =>
+  json(200, await listPayoutHistory(ctx.db, ctx.user.id, userPage(ctx)));
+
+const withdraw = async (ctx: PayoutUserContext) => {
+  const { action: _action, ...fields } = ctx.body;
+  const input = parseOrThrow(withdrawalSchema, fields);
+  const scope = { businessId: ctx.user.businessId, principal: ctx.user.id };
+  return respondIdempotently(ctx.db, ctx.request, scope, ctx.body, async (tx) => ({
+    status: 201,
+    body: withdrawalView(await requestWithdrawal(tx, ctx.user, input)),
+  }));
+};
+
+const cancel = async (ctx: PayoutUserContext, withdrawalId: string) => {
+  const input = parseOrThrow(settleSchema.pick({ reason: true }), { reason: ctx.body.reason });
+  const scope = { businessId: ctx.user.businessId, principal: ctx.user.id };
+  return respondIdempotently(ctx.db, ctx.request, scope, ctx.body, async (tx) => {
+    const ref = { businessId: ctx.user.businessId, payoutUserId: ctx.user.id, withdrawalId };
+    return { status: 200, body: withdrawalView(await cancelWithdrawal(tx, ref, { reason: input.reason })) };
+  });
+};
+
+// GET /payout/operations: the payout user's balance and profile
+export const getPayoutOperations = payoutUserHandler(viewBalance);
+
+const actions = ["balance", "history", "withdraw", "cancel_withdrawal"] as const;
+
+// POST /payout/operations: every operation on one path, chosen by `action` (for clients that can
+// only POST here with the hash in the body; the resource paths below are preferred)
+export const postPayoutOperations = payoutUserHandler(async (ctx) => {
+  const action = ctx.body.action;
+  if (action === "balance") return viewBalance(ctx);
+  if (action === "history") return viewHistory(ctx);
+  if (action === "withdraw") return withdraw(ctx);
+  if (action === "cancel_withdrawal") {
+    if (typeof ctx.body.withdrawal_id !== "string" || !ctx.body.withdrawal_id)
+      throw ValidationError.field("withdrawal_id", "withdrawal_id is required");
+    return cancel(ctx, ctx.body.withdrawal_id);
+  }
+  throw ValidationError.field(
+    "action",
+    action === undefined || action === null
+      ? `action is required: one of ${actions.join(", ")}`
+      : `action must be one of ${actions.join(", ")}`,
+  );
+});
+
+// GET /payout/operations/history
+export const getPayoutOperationsHistory = payoutUserHandler(viewHistory);
+
+// GET /payout/operations/withdrawals
+export const getPayoutOperationsWithdrawals = payoutUserHandler(async (ctx) => {
+  const query = new URL(ctx.request.url).searchParams;
+  const filter = {
+    businessId: ctx.user.businessId,
+    payoutUserId: ctx.user.id,
+    status: parseWithdrawalStatus(query.get("status")),
+  };
+  return json(200, await listWithdrawals(ctx.db, filter, pageFrom(query)));
+});
+
+// POST /payout/operations/withdrawals
+export const postPayoutOperationsWithdrawals = payoutUserHandler(withdraw);
+
+// GET /payout/operations/withdrawals/{withdrawal_id}
+export const getPayoutOperationsWithdrawal = payoutUserHandler(async (ctx) => {
+  const ref = {
+    businessId: ctx.user.businessId,
+    payoutUserId: ctx.user.id,
+    withdrawalId: ctx.params.withdrawal_id ?? "",
+  };
+  return json(200, withdrawalView(await getWithdrawal(ctx.db, ref)));
+});
+
+// POST /payout/operations/withdrawals/{withdrawal_id}/cancel
+export const postPayoutOperationsWithdrawalCancel = payoutUserHandler((ctx) =>
+  cancel(ctx, ctx.params.withdrawal_id ?? ""),
+);

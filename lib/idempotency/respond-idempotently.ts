@@ -1,0 +1,33 @@
+import type { Db } from "@/db/client";
+import { errorResponse, json } from "@/lib/http/respond";
+import {
+  readIdempotencyKey,
+  requestFingerprint,
+  runIdempotent,
+  type IdempotencyScope,
+  type StoredResponse,
+} from "./run-idempotent";
+
+async function describeDomainError(error: unknown): Promise<StoredResponse | null> {
+  const response = errorResponse(error);
+  if (!response) return null;
+  return { status: response.status, body: await response.json() };
+}
+
+/**
+ * The HTTP side of Idempotency-Key for any POST endpoint: reads the header, fingerprints the
+ * request (method, path, parsed body) and answers the effect's response, or the first response
+ * again (with `Idempotent-Replayed: true`) for a retry.
+ */
+export async function respondIdempotently(
+  db: Db,
+  request: Request,
+  scope: IdempotencyScope,
+  body: unknown,
+  effect: (tx: Db) => Promise<StoredResponse>,
+): Promise<Response> {
+  const key = readIdempotencyKey(request);
+  const fingerprint = requestFingerprint(request.method, new URL(request.url).pathname, body);
+  const result = await runIdempotent(db, scope, key, fingerprint, effect, describeDomainError);
+  return json(result.status, result.body, result.replayed ? { "idempotent-replayed": "true" } : undefined);
+}

@@ -1,0 +1,91 @@
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { jobs } from "@/db/schema";
+import { inngest } from "@/inngest/client";
+import { resetEnv } from "@/lib/env";
+import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
+import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/fixtures";
+import { testDb } from "@/test/helpers";
+import { transactionWithJobs } from "./enqueue-job";
+import { registerLocalExecutor } from "./local-executors";
+import { defaultJobContext } from "./context";
+
+describe("announcing jobs after commit", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    delete process.env.INNGEST_DEV;
+    resetEnv();
+  });
+
+  describe("with Inngest configured", () => {
+    beforeEach(() => {
+      process.env.INNGEST_DEV = "1";
+      resetEnv();
+    });
+
+    it("sends one event per job once the transaction has committed", async () => {
+      const send = vi.spyOn(inngest, "send").mockResolvedValue({ ids: ["x"] } as never);
+      const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
+      const session = await createSessionRow(biz);
+      const event = await transactionWithJobs(testDb(), async (tx) => {
+        const created = await emitWebhookEvent(tx, { business: biz.business, session, type: "expired" });
+        expect(send).not.toHaveBeenCalled(); // not before commit
+        return created;
+      });
+      expect(send).toHaveBeenCalledTimes(1);
+      const [job] = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+      expect(send.mock.calls[0]![0]).toEqual([
+        expect.objectContaining({
+          name: "kassa/webhook.delivery-due",
+          data: { jobId: job!.id, businessId: biz.business.id },
+          id: `${job!.id}:0`,
+        }),
+      ]);
+      expect(job!.payload).toEqual({ eventId: event!.id });
+      expect(job!.dispatchedAt).not.toBeNull();
+    });
+
+    it("sends nothing when the transaction rolls back", async () => {
+      const send = vi.spyOn(inngest, "send").mockResolvedValue({ ids: [] } as never);
+      const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
+      const session = await createSessionRow(biz);
+      await expect(
+        transactionWithJobs(testDb(), async (tx) => {
+          await emitWebhookEvent(tx, { business: biz.business, session, type: "expired" });
+          throw new Error("payment failed");
+        }),
+      ).rejects.toThrow("payment failed");
+      expect(send).not.toHaveBeenCalled();
+      expect(await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id))).toHaveLength(0);
+    });
+
+    it("keeps the commit when Inngest cannot be reached (the cron re-announces)", async () => {
+      vi.spyOn(inngest, "send").mockRejectedValue(new Error("ECONNREFUSED"));
+      const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
+      const session = await createSessionRow(biz);
+      const event = await transactionWithJobs(testDb(), (tx) =>
+        emitWebhookEvent(tx, { business: biz.business, session, type: "expired" }),
+      );
+      expect(event).not.toBeNull();
+      const [job] = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+      expect(job).toMatchObject({ status: "pending", dispatchedAt: null });
+    });
+  });
+
+  it("wakes the embedded worker otherwise", async () => {
+    const send = vi.spyOn(inngest, "send");
+    const wake = vi.fn();
+    const unregister = registerLocalExecutor({ wake, context: defaultJobContext() });
+    try {
+      const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
+      const session = await createSessionRow(biz);
+      await transactionWithJobs(testDb(), (tx) =>
+        emitWebhookEvent(tx, { business: biz.business, session, type: "expired" }),
+      );
+      expect(wake).toHaveBeenCalledTimes(1);
+      expect(send).not.toHaveBeenCalled();
+    } finally {
+      unregister();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import type { JobKind } from "@/db/schema";
+import { deliverWebhookJob } from "@/lib/webhooks/deliver-webhook";
+import type { JobHandler } from "./job-outcome";
+import { expireSessionJob } from "./session-expiry";
+
+/** A kind whose handler is not written yet: its rows wait (retried every 10 minutes) rather than fail. */
+function awaitingHandler(kind: JobKind): JobHandler {
+  return async () => ({
+    status: "retry",
+    at: new Date(Date.now() + 10 * 60_000),
+    note: `no handler for ${kind} jobs yet`,
+  });
+}
+
+/** The handler of each job kind; every executor runs jobs through this table. */
+const handlers: Record<JobKind, JobHandler> = {
+  deliver_webhook: deliverWebhookJob,
+  expire_session: expireSessionJob,
+  // Wired by the provider-events and subscriptions issues (replace with their handlers).
+  process_provider_event: awaitingHandler("process_provider_event"),
+  setup_subscription: awaitingHandler("setup_subscription"),
+};
+
+export function jobHandler(kind: JobKind): JobHandler {
+  return handlers[kind] ?? awaitingHandler(kind);
+}
+
+/** Tests only: replaces a kind's handler; returns the function that restores it. */
+export function overrideJobHandler(kind: JobKind, handler: JobHandler): () => void {
+  const previous = handlers[kind];
+  handlers[kind] = handler;
+  return () => {
+    handlers[kind] = previous;
+  };
+}

@@ -1,0 +1,131 @@
+import { and, eq, or, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { ledgerAccounts, ledgerEntries, ledgerTransactions, type LedgerAccountKind } from "@/db/schema";
+import { InsufficientFundsError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+
+/** An account of the transaction's business: its kind, and its owner for per-user kinds. */
+export type LedgerAccountRef = { kind: LedgerAccountKind; ownerId?: string };
+
+/** Signed cents: positive credits the account, negative debits it. */
+export type LedgerEntryInput = { account: LedgerAccountRef; amount: number };
+
+export type PostTransactionInput = {
+  businessId: string;
+  /** What moved the money: `payout_allocation`, `payout_balance_transfer`, `sandbox_credit`, ... */
+  kind: string;
+  /** The id of the object behind it (payout entry, withdrawal, payment, ...). */
+  reference?: string | null;
+  entries: LedgerEntryInput[];
+};
+
+export type PostedTransaction = {
+  transactionId: string;
+  /** Balance of each touched account right after this transaction, in the same database transaction. */
+  accounts: { id: string; kind: LedgerAccountKind; ownerId: string; balance: number }[];
+  balanceOf(kind: LedgerAccountKind, ownerId?: string): number;
+};
+
+/** A transaction whose entries do not sum to zero, or are otherwise malformed: a bug, never a 4xx. */
+export class UnbalancedTransactionError extends Error {
+  override name = "UnbalancedTransactionError";
+}
+
+function checkEntries(input: PostTransactionInput): void {
+  if (input.entries.length < 2)
+    throw new UnbalancedTransactionError("A ledger transaction needs at least two entries");
+  let sum = 0;
+  for (const entry of input.entries) {
+    if (!Number.isSafeInteger(entry.amount) || entry.amount === 0)
+      throw new UnbalancedTransactionError(
+        `Ledger entry amounts are non-zero integer cents, got ${entry.amount}`,
+      );
+    sum += entry.amount;
+  }
+  if (sum !== 0) throw new UnbalancedTransactionError(`Ledger entries must sum to zero, got ${sum}`);
+}
+
+const accountKey = (ref: LedgerAccountRef) => `${ref.kind}\u0000${ref.ownerId ?? ""}`;
+
+/**
+ * The only way a balance changes. Appends one ledger transaction whose entries sum to zero and
+ * moves each touched account's cached balance by a conditional UPDATE in the same database
+ * transaction: a debit that would take a non-external account below zero matches no row and
+ * raises InsufficientFundsError (the CHECK on ledger_accounts backs this up).
+ *
+ * Given a transaction it runs in a savepoint, so a failure leaves the caller's transaction as it
+ * was (no half-applied entries even when the caller catches the error). Accounts are updated in
+ * one global order (kind, owner) so concurrent transactions never deadlock on each other.
+ */
+export async function postTransaction(db: Db, input: PostTransactionInput): Promise<PostedTransaction> {
+  checkEntries(input);
+  const net = new Map<string, { ref: LedgerAccountRef; amount: number }>();
+  for (const entry of input.entries) {
+    const key = accountKey(entry.account);
+    const current = net.get(key);
+    if (current) current.amount += entry.amount;
+    else net.set(key, { ref: entry.account, amount: entry.amount });
+  }
+  const ordered = [...net.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+  return db.transaction(async (tx) => {
+    const accounts: PostedTransaction["accounts"] = [];
+    const ids = new Map<string, string>();
+    for (const [key, { ref, amount }] of ordered) {
+      const ownerId = ref.ownerId ?? "";
+      const where = and(
+        eq(ledgerAccounts.businessId, input.businessId),
+        eq(ledgerAccounts.kind, ref.kind),
+        eq(ledgerAccounts.ownerId, ownerId),
+      );
+      const [row] = await tx
+        .update(ledgerAccounts)
+        .set({ balance: sql`${ledgerAccounts.balance} + ${amount}` })
+        .where(
+          and(
+            where,
+            or(eq(ledgerAccounts.kind, "external"), sql`${ledgerAccounts.balance} + ${amount} >= 0`),
+          ),
+        )
+        .returning({ id: ledgerAccounts.id, balance: ledgerAccounts.balance });
+      if (!row) {
+        const [exists] = await tx
+          .select({ id: ledgerAccounts.id })
+          .from(ledgerAccounts)
+          .where(where)
+          .limit(1);
+        if (!exists)
+          throw new Error(`No ledger account ${ref.kind}/${ownerId} for business ${input.businessId}`);
+        throw new InsufficientFundsError(ref.kind, ownerId);
+      }
+      ids.set(key, row.id);
+      accounts.push({ id: row.id, kind: ref.kind, ownerId, balance: Number(row.balance) });
+    }
+
+    const transactionId = newId("ledgerTransaction");
+    await tx.insert(ledgerTransactions).values({
+      id: transactionId,
+      businessId: input.businessId,
+      kind: input.kind,
+      reference: input.reference ?? null,
+    });
+    await tx.insert(ledgerEntries).values(
+      input.entries.map((entry) => ({
+        id: newId("ledgerEntry"),
+        transactionId,
+        accountId: ids.get(accountKey(entry.account))!,
+        amount: entry.amount,
+      })),
+    );
+    return {
+      transactionId,
+      accounts,
+      balanceOf(kind: LedgerAccountKind, ownerId = "") {
+        const account = accounts.find((a) => a.kind === kind && a.ownerId === ownerId);
+        if (!account)
+          throw new Error(`Account ${kind}/${ownerId} is not part of transaction ${transactionId}`);
+        return account.balance;
+      },
+    };
+  });
+}

@@ -1,0 +1,193 @@
+import { sql, type SQL } from "drizzle-orm";
+import { queryRows, type Db } from "@/db/client";
+import { payoutLedgerProblems, type PayoutLedgerProblem } from "@/lib/payouts/payout-ledger-problems";
+
+export type LedgerProblem =
+  | {
+      check: "transaction_unbalanced";
+      business_id: string;
+      transaction_id: string;
+      sum: number;
+      entries: number;
+    }
+  | {
+      check: "balance_mismatch";
+      business_id: string;
+      account_id: string;
+      kind: string;
+      owner_id: string;
+      cached: number;
+      entries_sum: number;
+    }
+  | {
+      check: "negative_balance";
+      business_id: string;
+      account_id: string;
+      kind: string;
+      owner_id: string;
+      balance: number;
+    }
+  | {
+      check: "cross_business_entry";
+      business_id: string;
+      transaction_id: string;
+      entry_id: string;
+      account_id: string;
+    }
+  | PayoutLedgerProblem;
+
+export type LedgerReport = {
+  ok: boolean;
+  business_id: string | null;
+  checked: { transactions: number; entries: number; accounts: number };
+  problems: LedgerProblem[];
+};
+
+/** At most this many problems of each check are listed (the count of checks still fails). */
+const maxListed = 1000;
+
+const num = (v: unknown) => Number(v);
+
+/**
+ * Checks every ledger invariant, on one consistent snapshot (repeatable read, read only):
+ * each transaction has at least two entries that sum to zero; each cached balance equals the sum
+ * of its entries; no account but `external` is negative; entries only touch accounts of their
+ * transaction's business; and the payout domain agrees with the ledger. Reports, never repairs.
+ */
+export async function verifyLedger(db: Db, options: { businessId?: string } = {}): Promise<LedgerReport> {
+  const businessId = options.businessId ?? null;
+  const scoped = (column: SQL) => (businessId ? sql`${column} = ${businessId}` : sql`TRUE`);
+
+  return db.transaction(
+    async (tx) => {
+      const problems: LedgerProblem[] = [];
+
+      const unbalanced = await queryRows<{ id: string; business_id: string; total: unknown; n: unknown }>(
+        tx,
+        sql`SELECT t.id, t.business_id, COALESCE(SUM(e.amount), 0)::text AS total, COUNT(e.id)::int AS n
+            FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+            WHERE ${scoped(sql`t.business_id`)}
+            GROUP BY t.id, t.business_id
+            HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
+            ORDER BY t.id LIMIT ${maxListed}`,
+      );
+      for (const r of unbalanced)
+        problems.push({
+          check: "transaction_unbalanced",
+          business_id: r.business_id,
+          transaction_id: r.id,
+          sum: num(r.total),
+          entries: num(r.n),
+        });
+
+      const mismatched = await queryRows<{
+        id: string;
+        business_id: string;
+        kind: string;
+        owner_id: string;
+        balance: unknown;
+        total: unknown;
+      }>(
+        tx,
+        sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance, COALESCE(s.total, 0)::text AS total
+            FROM ledger_accounts a
+            LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s
+              ON s.account_id = a.id
+            WHERE ${scoped(sql`a.business_id`)} AND a.balance <> COALESCE(s.total, 0)
+            ORDER BY a.id LIMIT ${maxListed}`,
+      );
+      for (const r of mismatched)
+        problems.push({
+          check: "balance_mismatch",
+          business_id: r.business_id,
+          account_id: r.id,
+          kind: r.kind,
+          owner_id: r.owner_id,
+          cached: num(r.balance),
+          entries_sum: num(r.total),
+        });
+
+      const negative = await queryRows<{
+        id: string;
+        business_id: string;
+        kind: string;
+        owner_id: string;
+        balance: unknown;
+      }>(
+        tx,
+        sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance
+            FROM ledger_accounts a
+            WHERE ${scoped(sql`a.business_id`)} AND a.kind <> 'external' AND a.balance < 0
+            ORDER BY a.id LIMIT ${maxListed}`,
+      );
+      for (const r of negative)
+        problems.push({
+          check: "negative_balance",
+          business_id: r.business_id,
+          account_id: r.id,
+          kind: r.kind,
+          owner_id: r.owner_id,
+          balance: num(r.balance),
+        });
+
+      const crossing = await queryRows<{
+        id: string;
+        transaction_id: string;
+        account_id: string;
+        business_id: string;
+      }>(
+        tx,
+        sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
+            FROM ledger_entries e
+            JOIN ledger_transactions t ON t.id = e.transaction_id
+            JOIN ledger_accounts a ON a.id = e.account_id
+            WHERE ${scoped(sql`t.business_id`)} AND a.business_id <> t.business_id
+            ORDER BY e.id LIMIT ${maxListed}`,
+      );
+      for (const r of crossing)
+        problems.push({
+          check: "cross_business_entry",
+          business_id: r.business_id,
+          transaction_id: r.transaction_id,
+          entry_id: r.id,
+          account_id: r.account_id,
+        });
+
+      problems.push(...(await payoutLedgerProblems(tx, { businessId, limit: maxListed })));
+
+      const [counts] = await queryRows<{ transactions: unknown; entries: unknown; accounts: unknown }>(
+        tx,
+        sql`SELECT
+              (SELECT COUNT(*) FROM ledger_transactions t WHERE ${scoped(sql`t.business_id`)})::int AS transactions,
+              (SELECT COUNT(*) FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+                 WHERE ${scoped(sql`t.business_id`)})::int AS entries,
+              (SELECT COUNT(*) FROM ledger_accounts a WHERE ${scoped(sql`a.business_id`)})::int AS accounts`,
+      );
+      return {
+        ok: problems.length === 0,
+        business_id: businessId,
+        checked: {
+          transactions: num(counts?.transactions ?? 0),
+          entries: num(counts?.entries ?? 0),
+          accounts: num(counts?.accounts ?? 0),
+        },
+        problems,
+      };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+/** The report as lines of text, for `npx kassa ledger verify` without --json. */
+export function formatLedgerReport(report: LedgerReport): string {
+  const scope = report.business_id ? `business ${report.business_id}` : "all businesses";
+  const head = `Ledger of ${scope}: ${report.checked.transactions} transactions, ${report.checked.entries} entries, ${report.checked.accounts} accounts checked.`;
+  if (report.ok) return `${head}\nOK: every invariant holds.`;
+  const lines = report.problems.map((p) => {
+    const { check, ...rest } = p;
+    return `  ${check}: ${Object.entries(rest)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(" ")}`;
+  });
+  return `${head}\nFAILED: ${report.problems.length} problem(s):\n${lines.join("\n")}`;
+}

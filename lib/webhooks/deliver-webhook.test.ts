@@ -1,0 +1,340 @@
+import { createHmac } from "node:crypto";
+import net from "node:net";
+import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { jobs, payments, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
+import { testDb } from "@/test/helpers";
+import type { WebhookDeliveryOptions } from "./delivery-options";
+import { getWebhookEvent, listWebhookEvents } from "./list-webhook-events";
+import { resendFailedWebhookEvents, resendWebhookEvent } from "./resend-webhook-events";
+import { createSessionRow, createWebhookBusiness, payAndEmit } from "./testing/fixtures";
+import { startLoopbackReceiver, type LoopbackReceiver, type Reply } from "./testing/loopback-receiver";
+import { rotateWebhookToken } from "./webhook-token";
+
+const compressed: Partial<WebhookDeliveryOptions> = {
+  scheduleMs: [0, 150, 300, 450],
+  timeoutMs: 1000,
+  allowPrivate: true,
+};
+
+const open: { workers: EmbeddedWorker[]; receivers: LoopbackReceiver[] } = { workers: [], receivers: [] };
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(open.workers.splice(0).map((w) => w.stop()));
+  await Promise.all(open.receivers.splice(0).map((r) => r.close()));
+});
+
+function worker(
+  webhooks: Partial<WebhookDeliveryOptions> = compressed,
+  pollIntervalMs: number | "default" = 20,
+) {
+  const w = startEmbeddedWorker(testDb(), {
+    force: true,
+    pollIntervalMs: pollIntervalMs === "default" ? undefined : pollIntervalMs,
+    context: { webhooks },
+  });
+  open.workers.push(w);
+  return w;
+}
+
+async function receiver(reply?: (index: number) => Reply) {
+  const r = await startLoopbackReceiver(reply ? (_req, index) => reply(index) : undefined);
+  open.receivers.push(r);
+  return r;
+}
+
+async function eventRow(id: string) {
+  const [row] = await testDb().select().from(webhookEvents).where(eq(webhookEvents.id, id));
+  return row!;
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const settled = async (id: string) => (await eventRow(id)).status !== "pending";
+
+describe("outbound webhooks", () => {
+  it("delivers a correctly signed succeeded webhook within a second of the payment, on the default worker", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url, ["succeeded"]);
+    const session = await createSessionRow(biz, { metadata: { cart: "c-1", vip: true } });
+    worker(compressed, "default"); // JOBS_POLL_INTERVAL_MS
+    const started = Date.now();
+    const event = await payAndEmit(biz, session);
+    await hooks.waitForRequests(1, 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    const got = hooks.requests[0]!;
+    expect(got.method).toBe("POST");
+    expect(got.headers["content-type"]).toBe("application/json");
+    expect(got.headers.signature).toBe(createHmac("sha256", biz.webhookToken).update(got.body).digest("hex"));
+    const verified = new Webhook(biz.webhookToken).verify(got.body.toString(), {
+      "webhook-id": String(got.headers["webhook-id"]),
+      "webhook-timestamp": String(got.headers["webhook-timestamp"]),
+      "webhook-signature": String(got.headers["webhook-signature"]),
+    });
+    expect(got.headers["webhook-id"]).toBe(event!.id);
+    expect(verified).toEqual({
+      amount: 2500,
+      currency: "USD",
+      fees: 103,
+      metadata: { cart: "c-1", vip: true, integration_session_id: session.id },
+      type: "succeeded",
+      provider: "stripe",
+      order_id: session.orderId,
+      items: session.items,
+      payment_method: "credit",
+      customer: {
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        address: { line1: "1 Main St", city: "London", postal_code: "N1", country: "GB" },
+      },
+    });
+    // The exact bytes stored are the bytes sent.
+    expect(got.body.toString()).toBe((await eventRow(event!.id)).body);
+    await waitUntil(() => settled(event!.id));
+    expect(await eventRow(event!.id)).toMatchObject({ status: "delivered", attemptCount: 1 });
+  });
+
+  it("finds work committed without transactionWithJobs on its next poll", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    const session = await createSessionRow(biz);
+    worker(compressed, 250);
+    const { emitWebhookEvent } = await import("./emit-webhook-event");
+    const started = Date.now();
+    await testDb().transaction(async (tx) => {
+      const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, session.id));
+      await emitWebhookEvent(tx, { business: biz.business, session, payment, type: "expired" });
+    });
+    await hooks.waitForRequests(1, 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it.each([0, 1, 2, 3])(
+    "delivers on attempt k+1 when the receiver fails k = %i times, on schedule",
+    async (k) => {
+      const hooks = await receiver((i) =>
+        i < k ? { status: 500, body: `boom ${i}` } : { status: 200, body: "thanks" },
+      );
+      const biz = await createWebhookBusiness(hooks.url);
+      worker();
+      const event = await payAndEmit(biz, await createSessionRow(biz));
+      await hooks.waitForRequests(k + 1, 5000);
+      await waitUntil(() => settled(event!.id));
+      await new Promise((r) => setTimeout(r, 600)); // nothing more may come
+      expect(hooks.requests).toHaveLength(k + 1);
+      expect(new Set(hooks.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([event!.id]));
+
+      const { event: row, attempts } = await getWebhookEvent(testDb(), biz.business.id, event!.id);
+      expect(row).toMatchObject({ status: "delivered", attemptCount: k + 1, attemptsInRound: k + 1 });
+      expect(attempts.map((a) => [a.number, a.statusCode, a.outcome])).toEqual([
+        ...Array.from({ length: k }, (_, i) => [i + 1, 500, "failed"]),
+        [k + 1, 200, "succeeded"],
+      ]);
+      expect(attempts[0]!.responseBody).toBe(k ? "boom 0" : "thanks");
+      expect(attempts[k]!.responseBody).toBe("thanks");
+      for (const a of attempts) {
+        expect(a.durationMs).toBeGreaterThanOrEqual(0);
+        expect(a.startedAt).toBeTruthy();
+        expect(a.finishedAt).toBeTruthy();
+      }
+      // Gaps between attempts follow the (compressed) schedule: 150, 300, 450 ms.
+      for (let i = 1; i <= k; i++) {
+        const gap = hooks.requests[i]!.at - hooks.requests[i - 1]!.at;
+        expect(gap).toBeGreaterThanOrEqual(compressed.scheduleMs![i]! - 5);
+        expect(gap).toBeLessThan(compressed.scheduleMs![i]! + 400);
+      }
+    },
+  );
+
+  it("makes 4 attempts in all, then marks the event failed", async () => {
+    const hooks = await receiver(() => ({ status: 503, body: "down" }));
+    const biz = await createWebhookBusiness(hooks.url);
+    worker();
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await waitUntil(() => settled(event!.id));
+    await new Promise((r) => setTimeout(r, 800));
+    expect(hooks.requests).toHaveLength(4);
+    const row = await eventRow(event!.id);
+    expect(row).toMatchObject({
+      status: "failed",
+      attemptCount: 4,
+      lastError: "HTTP 503",
+      nextAttemptAt: null,
+    });
+    const [job] = await testDb()
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, (await jobFor(event!.id)).id));
+    expect(job).toMatchObject({ status: "done", lockToken: null });
+  });
+
+  it("counts a 3xx as a failure, does not follow it, and retries", async () => {
+    let location = "";
+    const hooks = await receiver((i) => (i === 0 ? { status: 301, headers: { location } } : { status: 200 }));
+    location = `http://127.0.0.1:${hooks.port}/moved`;
+    const biz = await createWebhookBusiness(hooks.url);
+    worker();
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await waitUntil(() => settled(event!.id));
+    expect(hooks.requests.map((r) => r.path)).toEqual(["/hooks", "/hooks"]);
+    const { attempts } = await getWebhookEvent(testDb(), biz.business.id, event!.id);
+    expect(attempts.map((a) => [a.statusCode, a.error])).toEqual([
+      [301, "redirect not followed"],
+      [200, null],
+    ]);
+  });
+
+  it("stops at a 410", async () => {
+    const hooks = await receiver(() => ({ status: 410, body: "gone" }));
+    const biz = await createWebhookBusiness(hooks.url);
+    worker();
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await waitUntil(() => settled(event!.id));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(hooks.requests).toHaveLength(1);
+    expect(await eventRow(event!.id)).toMatchObject({
+      status: "failed",
+      lastError: "410 Gone: no further attempts",
+    });
+  });
+
+  it("times out a slow receiver and retries", async () => {
+    const hooks = await receiver((i) => (i === 0 ? { status: 200, delayMs: 1500 } : { status: 200 }));
+    const biz = await createWebhookBusiness(hooks.url);
+    worker({ ...compressed, timeoutMs: 200 });
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await waitUntil(() => settled(event!.id));
+    const { event: row, attempts } = await getWebhookEvent(testDb(), biz.business.id, event!.id);
+    expect(row.status).toBe("delivered");
+    expect(attempts[0]).toMatchObject({ statusCode: null, error: "timeout after 200 ms", outcome: "failed" });
+    expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(190);
+    expect(attempts[1]).toMatchObject({ statusCode: 200, outcome: "succeeded" });
+  });
+
+  it("honours Retry-After within the schedule", async () => {
+    const hooks = await receiver((i) =>
+      i === 0
+        ? { status: 503, headers: { "retry-after": "1" } }
+        : i === 1
+          ? { status: 429, headers: { "retry-after": "3600" } }
+          : { status: 200 },
+    );
+    const biz = await createWebhookBusiness(hooks.url);
+    worker({ ...compressed, scheduleMs: [0, 50, 50, 1500] });
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await hooks.waitForRequests(3, 8000);
+    const first = hooks.requests[1]!.at - hooks.requests[0]!.at;
+    const second = hooks.requests[2]!.at - hooks.requests[1]!.at;
+    expect(first).toBeGreaterThanOrEqual(995); // Retry-After: 1 s beats the planned 50 ms
+    expect(first).toBeLessThan(1400);
+    expect(second).toBeGreaterThanOrEqual(1495); // Retry-After: 1 h capped at the schedule's longest delay
+    expect(second).toBeLessThan(1900);
+    await waitUntil(() => settled(event!.id));
+  });
+
+  it("records a refused (SSRF) target as a failed attempt without connecting", async () => {
+    const biz = await createWebhookBusiness("http://169.254.169.254/latest/meta-data/");
+    const connect = vi.spyOn(net.Socket.prototype, "connect").mockImplementation(() => {
+      throw new Error("tripwire");
+    });
+    worker({ ...compressed, allowPrivate: false });
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await waitUntil(() => settled(event!.id));
+    const { attempts } = await getWebhookEvent(testDb(), biz.business.id, event!.id);
+    expect(attempts).toHaveLength(4);
+    expect(attempts[0]!.error).toMatch(/^Refused: 169\.254\.169\.254 is not a public address/);
+    expect(connect).not.toHaveBeenCalled();
+  });
+
+  it("resends a failed event by hand, and all failed events since a time", async () => {
+    let up = false;
+    const hooks = await receiver(() => (up ? { status: 200 } : { status: 500 }));
+    const biz = await createWebhookBusiness(hooks.url);
+    worker({ ...compressed, scheduleMs: [0, 10, 10, 10] });
+    const since = new Date(Date.now() - 1000);
+    const events: WebhookEvent[] = [];
+    for (let i = 0; i < 3; i++) events.push((await payAndEmit(biz, await createSessionRow(biz)))!);
+    for (const e of events) await waitUntil(() => settled(e.id));
+    expect(
+      (await listWebhookEvents(testDb(), biz.business.id, { status: "failed" })).map((e) => e.id).sort(),
+    ).toEqual(events.map((e) => e.id).sort());
+
+    up = true;
+    const resent = await resendWebhookEvent(testDb(), biz.business.id, events[0]!.id);
+    expect(resent).toMatchObject({ status: "pending", round: 2, attemptsInRound: 0 });
+    await expect(resendWebhookEvent(testDb(), biz.business.id, events[0]!.id)).rejects.toThrow(
+      /still being delivered/,
+    );
+    await waitUntil(() => settled(events[0]!.id));
+    expect(await eventRow(events[0]!.id)).toMatchObject({ status: "delivered", attemptCount: 5, round: 2 });
+
+    expect(await resendFailedWebhookEvents(testDb(), biz.business.id, new Date(Date.now() + 60_000))).toBe(0);
+    expect(await resendFailedWebhookEvents(testDb(), biz.business.id, since)).toBe(2);
+    for (const e of events) await waitUntil(() => settled(e.id));
+    for (const e of events) expect((await eventRow(e.id)).status).toBe("delivered");
+    // Same webhook-id on every attempt and round: receivers deduplicate on it.
+    const ids = hooks.requests.map((r) => r.headers["webhook-id"]);
+    expect(new Set(ids)).toEqual(new Set(events.map((e) => e.id)));
+    await expect(resendWebhookEvent(testDb(), "biz_other", events[1]!.id)).rejects.toThrow(
+      /No such webhook event/,
+    );
+  });
+
+  it("signs with both tokens during a rotation's overlap", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    const { token } = await rotateWebhookToken(testDb(), biz.business.id, { overlapSeconds: 3600 });
+    worker();
+    await payAndEmit(biz, await createSessionRow(biz));
+    await hooks.waitForRequests(1);
+    const got = hooks.requests[0]!;
+    const headers = {
+      "webhook-id": String(got.headers["webhook-id"]),
+      "webhook-timestamp": String(got.headers["webhook-timestamp"]),
+      "webhook-signature": String(got.headers["webhook-signature"]),
+    };
+    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(() => new Webhook(token).verify(got.body.toString(), headers)).not.toThrow();
+    expect(() => new Webhook(biz.webhookToken).verify(got.body.toString(), headers)).not.toThrow();
+    expect(got.headers.signature).toBe(createHmac("sha256", token).update(got.body).digest("hex"));
+  });
+
+  it("sends a URL's credentials as Basic auth and keeps them out of the log", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url.replace("http://", "http://shop:p%40ss@"));
+    worker();
+    const event = await payAndEmit(biz, await createSessionRow(biz));
+    await hooks.waitForRequests(1);
+    expect(hooks.requests[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from("shop:p@ss").toString("base64")}`,
+    );
+    await waitUntil(() => settled(event!.id));
+    const { attempts } = await getWebhookEvent(testDb(), biz.business.id, event!.id);
+    expect(attempts[0]!.url).toBe(hooks.url);
+  });
+
+  it("sends nothing for kinds the business did not enable, and records events without a URL as skipped", async () => {
+    const biz = await createWebhookBusiness("http://127.0.0.1:9/never", ["succeeded"]);
+    const session = await createSessionRow(biz);
+    expect(await payAndEmit(biz, session, { type: "pending_review" })).toBeNull();
+    const silent = await createWebhookBusiness(null);
+    const event = await payAndEmit(silent, await createSessionRow(silent));
+    expect(event).toMatchObject({ status: "skipped", lastError: "no webhook URL configured" });
+    expect(await testDb().select().from(jobs).where(eq(jobs.businessId, silent.business.id))).toHaveLength(0);
+  });
+});
+
+async function jobFor(eventId: string) {
+  const rows = await testDb().select().from(jobs).where(eq(jobs.kind, "deliver_webhook"));
+  return rows.find((j) => j.payload.eventId === eventId)!;
+}

@@ -1,0 +1,193 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import {
+  businesses,
+  webhookDeliveries,
+  webhookEvents,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from "@/db/schema";
+import { newId } from "@/lib/ids";
+import type { JobHandler, JobOutcome } from "@/lib/jobs/job-outcome";
+import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
+import { sendWebhook, type SendWebhookResult } from "./send-webhook";
+import { signatureHeaders } from "./sign-webhook";
+import { webhookSigningTokens } from "./webhook-token";
+
+type Reserved =
+  | { kind: "stop"; reason: string }
+  | {
+      kind: "attempt";
+      event: WebhookEvent;
+      delivery: WebhookDelivery;
+      /** The URL to POST to (the recorded one has any credentials removed). */
+      url: string | null;
+      tokens: [string, ...string[]];
+    };
+
+/** The URL as recorded in the attempt log: without user:password. */
+function redactedUrl(raw: string | null): string | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    if (!url.username && !url.password) return raw;
+    url.username = "";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Reserves the next attempt of an event: with the event row locked, numbers the attempt and
+ * writes it (in flight) before anything is sent. (event_id, number) is unique, so two workers can
+ * never make the same attempt; an attempt left in flight by a worker that died is closed as
+ * interrupted (it may or may not have reached the receiver) and counts as made.
+ */
+export async function reserveAttempt(db: Db, eventId: string, maxAttempts: number): Promise<Reserved> {
+  return db.transaction(async (tx): Promise<Reserved> => {
+    const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).for("update");
+    if (!event) return { kind: "stop", reason: "event not found" };
+    if (event.status !== "pending") return { kind: "stop", reason: `event already ${event.status}` };
+    const now = new Date().toISOString();
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        outcome: "interrupted",
+        finishedAt: now,
+        error: "interrupted: the worker stopped before recording the outcome",
+      })
+      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.outcome, "in_flight")));
+    if (event.attemptsInRound >= maxAttempts) {
+      await tx
+        .update(webhookEvents)
+        .set({ status: "failed", nextAttemptAt: null })
+        .where(eq(webhookEvents.id, event.id));
+      return { kind: "stop", reason: "attempts exhausted" };
+    }
+    const [business] = await tx.select().from(businesses).where(eq(businesses.id, event.businessId));
+    if (!business) return { kind: "stop", reason: "business not found" };
+    const [delivery] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        id: newId("delivery"),
+        eventId: event.id,
+        businessId: event.businessId,
+        number: event.attemptCount + 1,
+        round: event.round,
+        url: redactedUrl(business.webhookUrl),
+        startedAt: now,
+      })
+      .returning();
+    const [updated] = await tx
+      .update(webhookEvents)
+      .set({
+        attemptCount: event.attemptCount + 1,
+        attemptsInRound: event.attemptsInRound + 1,
+        lastAttemptAt: now,
+        nextAttemptAt: null,
+      })
+      .where(eq(webhookEvents.id, event.id))
+      .returning();
+    return {
+      kind: "attempt",
+      event: updated!,
+      delivery: delivery!,
+      url: business.webhookUrl,
+      tokens: await webhookSigningTokens(tx, business),
+    };
+  });
+}
+
+/** Records an attempt's result and decides what follows: done, next attempt, or given up. */
+async function recordAttempt(
+  db: Db,
+  event: WebhookEvent,
+  delivery: WebhookDelivery,
+  result: SendWebhookResult,
+  options: WebhookDeliveryOptions,
+): Promise<JobOutcome> {
+  const finishedAt = new Date();
+  const error = result.error ?? (result.ok ? null : `HTTP ${result.statusCode}`);
+  const gone = result.statusCode === 410;
+  const exhausted = event.attemptsInRound >= options.scheduleMs.length;
+  const next =
+    result.ok || gone || exhausted
+      ? null
+      : new Date(
+          finishedAt.getTime() +
+            nextAttemptDelay(options.scheduleMs, event.attemptsInRound, result.retryAfterMs),
+        );
+  await db.transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        finishedAt: finishedAt.toISOString(),
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        responseBody: result.responseBody,
+        error,
+        outcome: result.ok ? "succeeded" : "failed",
+      })
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.outcome, "in_flight")));
+    await tx
+      .update(webhookEvents)
+      .set(
+        result.ok
+          ? {
+              status: "delivered",
+              deliveredAt: finishedAt.toISOString(),
+              nextAttemptAt: null,
+              lastError: null,
+            }
+          : next
+            ? { nextAttemptAt: next.toISOString(), lastError: error }
+            : {
+                status: "failed",
+                nextAttemptAt: null,
+                lastError: gone ? "410 Gone: no further attempts" : error,
+              },
+      )
+      .where(
+        and(
+          eq(webhookEvents.id, event.id),
+          eq(webhookEvents.status, "pending"),
+          eq(webhookEvents.round, event.round),
+        ),
+      );
+  });
+  if (next) return { status: "retry", at: next, note: error ?? undefined };
+  return { status: "done", note: result.ok ? "delivered" : `failed: ${error}` };
+}
+
+/**
+ * The `deliver_webhook` job: one attempt per run. POSTs the stored body to the business's current
+ * webhook URL with Signature and Standard Webhooks headers, then schedules the next attempt
+ * (real time, per the schedule) or finishes. Only a 2xx acknowledges; a 410 stops at once.
+ */
+export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
+  const options = ctx.webhooks;
+  const reserved = await reserveAttempt(db, String(job.payload.eventId ?? ""), options.scheduleMs.length);
+  if (reserved.kind === "stop") return { status: "done", note: reserved.reason };
+  const { event, delivery, url, tokens } = reserved;
+  const result: SendWebhookResult = url
+    ? await sendWebhook({
+        url,
+        body: event.body,
+        headers: signatureHeaders(tokens, event.id, event.body, new Date()),
+        timeoutMs: options.timeoutMs,
+        allowPrivate: options.allowPrivate,
+        resolve: options.resolve,
+      })
+    : {
+        ok: false,
+        statusCode: null,
+        durationMs: 0,
+        responseBody: null,
+        error: "no webhook URL configured",
+        retryAfterMs: null,
+        refused: true,
+      };
+  return recordAttempt(db, event, delivery, result, options);
+};

@@ -1,0 +1,171 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { jobs, payments, webhookEvents } from "@/db/schema";
+import { testDb } from "@/test/helpers";
+import { buildWebhookPayload, emitWebhookEvent } from "./emit-webhook-event";
+import { cardPayment, createSessionRow, createWebhookBusiness } from "./testing/fixtures";
+
+async function fixture(events?: string[]) {
+  const biz = await createWebhookBusiness("https://hooks.example.com/kassa", events);
+  const session = await createSessionRow(biz, { metadata: { plan: "pro" } });
+  return { biz, session };
+}
+
+describe("webhook payloads", () => {
+  it("incomplete: adds amount_remaining, with the redirect provider's method", async () => {
+    const { biz, session } = await fixture();
+    const payment = {
+      ...cardPayment(session, {
+        provider: "sandbox",
+        paymentMethod: "bitcoin",
+        fees: null,
+        customerDetails: null,
+        status: "pending",
+      }),
+    };
+    const payload = buildWebhookPayload({
+      business: biz.business,
+      session,
+      payment: payment as never,
+      type: "incomplete",
+      amountRemaining: 700,
+    });
+    expect(payload).toEqual({
+      amount: 2500,
+      currency: "USD",
+      metadata: { plan: "pro", integration_session_id: session.id },
+      type: "incomplete",
+      provider: "sandbox",
+      order_id: session.orderId,
+      items: session.items,
+      payment_method: "bitcoin",
+      amount_remaining: 700,
+    });
+    expect(Object.keys(payload)).toEqual([
+      "amount",
+      "currency",
+      "metadata",
+      "type",
+      "provider",
+      "order_id",
+      "items",
+      "payment_method",
+      "amount_remaining",
+    ]);
+  });
+
+  it("subscription events carry the subscription, and failure_reason on payment failures", async () => {
+    const { biz, session } = await fixture();
+    const subscription = {
+      id: "psub_01ABC",
+      cycle: 3,
+      currentPeriodEnd: "2026-03-01 00:00:00+00",
+      managementUrl: "http://localhost:3000/manage/tok",
+    };
+    const failed = buildWebhookPayload({
+      business: biz.business,
+      session,
+      payment: cardPayment(session, { status: "failed", fees: null }) as never,
+      type: "subscription_payment_failed",
+      subscription,
+      failureReason: "authentication_required",
+      orderId: `${session.orderId}-3`,
+    });
+    expect(failed).toMatchObject({
+      type: "subscription_payment_failed",
+      order_id: `${session.orderId}-3`,
+      subscription: {
+        id: "psub_01ABC",
+        cycle: 3,
+        current_period_end: "2026-03-01T00:00:00.000000Z",
+        management_url: "http://localhost:3000/manage/tok",
+      },
+      failure_reason: "authentication_required",
+    });
+    expect(failed).not.toHaveProperty("fees");
+    const canceled = buildWebhookPayload({
+      business: biz.business,
+      session,
+      payment: cardPayment(session) as never,
+      type: "subscription_canceled",
+      subscription: { ...subscription, cycle: 1, currentPeriodEnd: new Date("2026-02-01T00:00:00Z") },
+      failureReason: "ignored on this kind",
+    });
+    expect(canceled.subscription).toEqual({
+      id: "psub_01ABC",
+      cycle: 1,
+      current_period_end: "2026-02-01T00:00:00.000000Z",
+      management_url: "http://localhost:3000/manage/tok",
+    });
+    expect(canceled).not.toHaveProperty("failure_reason");
+    expect(canceled).toMatchObject({ fees: 103, payment_method: "credit", provider: "stripe" });
+  });
+
+  it("a forced method names the provider before any payment; billing details drop empty fields", async () => {
+    const { biz, session } = await fixture();
+    expect(
+      buildWebhookPayload({
+        business: biz.business,
+        session: { ...session, paymentMethodId: "sandbox_pix_br" },
+        type: "expired",
+      }).provider,
+    ).toBe("sandbox");
+    const payload = buildWebhookPayload({
+      business: biz.business,
+      session,
+      payment: cardPayment(session, {
+        customerDetails: { name: "", email: "a@b.co", phone: null, address: { country: "US", line1: null } },
+      }) as never,
+      type: "succeeded",
+    });
+    expect(payload.customer).toEqual({ email: "a@b.co", address: { country: "US" } });
+  });
+
+  it("writes the event and its delivery job in the caller's transaction, once per dedupe key", async () => {
+    const { biz, session } = await fixture();
+    const [payment] = await testDb().insert(payments).values(cardPayment(session)).returning();
+    const input = {
+      business: biz.business,
+      session,
+      payment,
+      type: "declined" as const,
+      dedupeKey: `declined:${payment!.id}`,
+    };
+    const event = await testDb().transaction((tx) => emitWebhookEvent(tx, input));
+    expect(event).toMatchObject({
+      type: "declined",
+      status: "pending",
+      paymentId: payment!.id,
+      orderId: session.orderId,
+    });
+    expect(JSON.parse(event!.body)).toEqual(buildWebhookPayload(input));
+    expect(await testDb().transaction((tx) => emitWebhookEvent(tx, input))).toBeNull();
+    expect(
+      await testDb().select().from(webhookEvents).where(eq(webhookEvents.businessId, biz.business.id)),
+    ).toHaveLength(1);
+    const queued = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+    expect(queued.map((j) => [j.kind, j.payload])).toEqual([["deliver_webhook", { eventId: event!.id }]]);
+  });
+
+  it("only `succeeded` is sent by default", async () => {
+    const biz = await createWebhookBusiness("https://hooks.example.com/kassa", undefined);
+    const { createTestBusiness } = await import("@/test/helpers");
+    const plain = await createTestBusiness({ webhookUrl: "https://hooks.example.com/kassa" });
+    expect(plain.business.webhookEvents).toEqual(["succeeded"]);
+    const session = await createSessionRow(plain);
+    for (const type of [
+      "pending_review",
+      "declined",
+      "refunded",
+      "expired",
+      "incomplete",
+      "subscription_payment_failed",
+      "subscription_canceled",
+    ] as const)
+      expect(await emitWebhookEvent(testDb(), { business: plain.business, session, type })).toBeNull();
+    expect(
+      await emitWebhookEvent(testDb(), { business: plain.business, session, type: "succeeded" }),
+    ).not.toBeNull();
+    expect(biz.business.webhookEvents).toHaveLength(8);
+  });
+});

@@ -1,0 +1,162 @@
+import type { Db } from "@/db/client";
+import {
+  webhookEvents,
+  type Business,
+  type CustomerDetails,
+  type Payment,
+  type Session,
+  type SessionItem,
+  type WebhookEvent,
+  type WebhookEventType,
+} from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { isoMicros } from "@/lib/time";
+import { webhookDeliveryOptions } from "./delivery-options";
+
+/** The interface's webhook payload (Events, Payload fields), in its order. */
+export type WebhookPayload = {
+  amount: number;
+  currency: string;
+  fees?: number;
+  metadata: Record<string, unknown> & { integration_session_id: string };
+  type: WebhookEventType;
+  provider: string;
+  order_id: string;
+  items: SessionItem[];
+  payment_method?: string;
+  customer?: CustomerDetails;
+  amount_remaining?: number;
+  subscription?: {
+    id: string;
+    cycle: number;
+    current_period_end: string | null;
+    management_url: string | null;
+  };
+  failure_reason?: string;
+};
+
+export type WebhookSubscriptionInfo = {
+  id: string;
+  cycle: number;
+  currentPeriodEnd: Date | string | null;
+  managementUrl: string | null;
+};
+
+export type EmitWebhookEventInput = {
+  business: Pick<Business, "id" | "webhookUrl" | "webhookEvents">;
+  /** The session the event is about (for subscription_canceled: the signup session). */
+  session: Session;
+  /** Its payment, when there is one (amount, fees, provider, method and billing details come from it). */
+  payment?: Payment | null;
+  type: WebhookEventType;
+  /** `incomplete` only: cents still to pay. */
+  amountRemaining?: number;
+  /** Subscription events and subscription payments. */
+  subscription?: WebhookSubscriptionInfo;
+  /** `subscription_payment_failed` only. */
+  failureReason?: string;
+  /** Overrides the session's order_id (rarely needed: renewal sessions carry `{order_id}-{cycle}`). */
+  orderId?: string;
+  /** Makes emission idempotent per business: a second event with the same key is not written. */
+  dedupeKey?: string;
+};
+
+/** Provider of a catalogue method id (`stripe_credit` → `stripe`). */
+function providerOfMethod(methodId: string | null): string | null {
+  return methodId ? (methodId.split("_")[0] ?? null) : null;
+}
+
+function timestamp(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return typeof value === "string" ? isoMicros(value) : `${value.toISOString().slice(0, 23)}000Z`;
+}
+
+/** Billing details with empty fields left out ("all optional"); undefined when nothing is left. */
+function billingDetails(details: CustomerDetails | null | undefined): CustomerDetails | undefined {
+  if (!details) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of ["name", "email", "phone"] as const) if (details[key]) out[key] = details[key];
+  if (details.address) {
+    const address: Record<string, string> = {};
+    for (const [key, value] of Object.entries(details.address)) if (value) address[key] = value;
+    if (Object.keys(address).length) out.address = address;
+  }
+  return Object.keys(out).length ? (out as CustomerDetails) : undefined;
+}
+
+/**
+ * The payload of an event, exactly the interface's fields. `provider` is required by the
+ * interface: for a session that expired before any provider was involved it reads "none"
+ * (decision 0004).
+ */
+export function buildWebhookPayload(input: EmitWebhookEventInput): WebhookPayload {
+  const { session, payment } = input;
+  const fees = payment?.fees;
+  const payload: WebhookPayload = {
+    amount: payment?.amount ?? session.amount,
+    currency: session.currency,
+    ...(fees !== null && fees !== undefined ? { fees } : {}),
+    metadata: { ...session.metadata, integration_session_id: session.id },
+    type: input.type,
+    provider: payment?.provider ?? providerOfMethod(session.paymentMethodId) ?? "none",
+    order_id: input.orderId ?? session.orderId,
+    items: session.items,
+  };
+  if (payment?.paymentMethod) payload.payment_method = payment.paymentMethod;
+  const customer = billingDetails(payment?.customerDetails);
+  if (customer) payload.customer = customer;
+  if (input.type === "incomplete" && input.amountRemaining !== undefined)
+    payload.amount_remaining = input.amountRemaining;
+  if (input.subscription)
+    payload.subscription = {
+      id: input.subscription.id,
+      cycle: input.subscription.cycle,
+      current_period_end: timestamp(input.subscription.currentPeriodEnd),
+      management_url: input.subscription.managementUrl,
+    };
+  if (input.type === "subscription_payment_failed" && input.failureReason)
+    payload.failure_reason = input.failureReason;
+  return payload;
+}
+
+/**
+ * Writes a webhook event and its first delivery job, inside the caller's transaction (the one
+ * that changes the payment or subscription). Returns null when the business has not enabled this
+ * event kind (only `succeeded` by default) or the dedupe key was already used. Without a webhook
+ * URL the event is recorded as `skipped` and nothing is sent.
+ */
+export async function emitWebhookEvent(tx: Db, input: EmitWebhookEventInput): Promise<WebhookEvent | null> {
+  if (!input.business.webhookEvents.includes(input.type)) return null;
+  const body = JSON.stringify(buildWebhookPayload(input));
+  const deliverable = Boolean(input.business.webhookUrl);
+  const firstDelayMs = webhookDeliveryOptions().scheduleMs[0] ?? 0;
+  const firstAttemptAt = new Date(Date.now() + firstDelayMs);
+  const [event] = await tx
+    .insert(webhookEvents)
+    .values({
+      id: newId("event"),
+      businessId: input.business.id,
+      type: input.type,
+      sessionId: input.session.id,
+      paymentId: input.payment?.id ?? null,
+      subscriptionId: input.subscription?.id ?? null,
+      orderId: input.orderId ?? input.session.orderId,
+      body,
+      dedupeKey: input.dedupeKey ?? null,
+      status: deliverable ? "pending" : "skipped",
+      nextAttemptAt: deliverable ? firstAttemptAt.toISOString() : null,
+      lastError: deliverable ? null : "no webhook URL configured",
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!event) return null;
+  if (deliverable)
+    await enqueueJob(tx, {
+      kind: "deliver_webhook",
+      businessId: input.business.id,
+      payload: { eventId: event.id },
+      runAt: firstDelayMs ? firstAttemptAt : undefined,
+    });
+  return event;
+}

@@ -1,0 +1,90 @@
+import http, { type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// Test support: a real HTTP receiver on 127.0.0.1 (the only address tests ever send to).
+
+export type ReceivedRequest = {
+  at: number;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The exact bytes received. */
+  body: Buffer;
+};
+
+export type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+
+export type LoopbackReceiver = {
+  url: string;
+  port: number;
+  requests: ReceivedRequest[];
+  /** TCP connections accepted (to prove a refused delivery never connected). */
+  connections: number;
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startLoopbackReceiver(
+  reply: (request: ReceivedRequest, index: number) => Reply = () => ({ status: 200, body: "ok" }),
+): Promise<LoopbackReceiver> {
+  const requests: ReceivedRequest[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const received: ReceivedRequest = {
+        at: Date.now(),
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      const index = requests.push(received) - 1;
+      for (const w of [...waiters]) if (requests.length >= w.count) w.resolve();
+      const answer = reply(received, index);
+      const send = () => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body ?? "");
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
+    });
+  });
+  const receiver = {
+    url: "",
+    port: 0,
+    requests,
+    connections: 0,
+    waitForRequests(count: number, timeoutMs = 10_000) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`expected ${count} requests, got ${requests.length}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  server.on("connection", () => {
+    receiver.connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.port = (server.address() as AddressInfo).port;
+  receiver.url = `http://127.0.0.1:${receiver.port}/hooks`;
+  return receiver;
+}

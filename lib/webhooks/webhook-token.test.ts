@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { findBusiness } from "@/lib/businesses/create-business";
+import { ValidationError } from "@/lib/errors";
+import { createTestBusiness, testDb } from "@/test/helpers";
+import { validateWebhookUrl } from "./validate-webhook-url";
+import { revealWebhookToken, rotateWebhookToken, webhookSigningTokens } from "./webhook-token";
+
+describe("webhook token", () => {
+  it("is generated per business, revealed, and rotated with an overlap window", async () => {
+    const biz = await createTestBusiness();
+    const other = await createTestBusiness();
+    expect(biz.webhookToken).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    expect(biz.webhookToken).not.toBe(other.webhookToken);
+    expect(await revealWebhookToken(testDb(), biz.business.id)).toBe(biz.webhookToken);
+    expect(await webhookSigningTokens(testDb(), biz.business)).toEqual([biz.webhookToken]);
+
+    const { token, previousValidUntil } = await rotateWebhookToken(testDb(), biz.business.id, {
+      overlapSeconds: 600,
+    });
+    expect(token).toMatch(/^whsec_/);
+    expect(token).not.toBe(biz.webhookToken);
+    expect(await revealWebhookToken(testDb(), biz.business.id)).toBe(token);
+    const rotated = (await findBusiness(testDb(), biz.business.id))!;
+    expect(await webhookSigningTokens(testDb(), rotated)).toEqual([token, biz.webhookToken]);
+    // After the window only the new token signs.
+    expect(await webhookSigningTokens(testDb(), rotated, new Date(previousValidUntil.getTime() + 1))).toEqual(
+      [token],
+    );
+    await expect(rotateWebhookToken(testDb(), "biz_missing")).rejects.toThrow(/No such business/);
+  });
+});
+
+describe("validateWebhookUrl", () => {
+  it("accepts public http(s) URLs and refuses the rest with a field error", () => {
+    expect(validateWebhookUrl(" https://shop.example.com/hooks ", { allowPrivate: false })).toBe(
+      "https://shop.example.com/hooks",
+    );
+    for (const url of [
+      "ftp://shop.example.com/",
+      "http://127.0.0.1/",
+      "http://localhost:3000/",
+      "http://[::1]/",
+      "http://169.254.169.254/",
+      "nope",
+    ]) {
+      try {
+        validateWebhookUrl(url, { allowPrivate: false });
+        throw new Error(`accepted ${url}`);
+      } catch (error) {
+        expect(error, url).toBeInstanceOf(ValidationError);
+        expect(Object.keys((error as ValidationError).fields)).toEqual(["webhook_url"]);
+      }
+    }
+    expect(validateWebhookUrl("http://127.0.0.1:4000/hooks", { allowPrivate: true })).toBe(
+      "http://127.0.0.1:4000/hooks",
+    );
+    expect(() => validateWebhookUrl("file:///etc/passwd", { allowPrivate: true })).toThrow(ValidationError);
+  });
+});

@@ -1,0 +1,262 @@
+import { eq, inArray } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle, type Db } from "@/db/client";
+import { jobs, webhookDeliveries, webhookEvents, type Session } from "@/db/schema";
+import type { CreatedBusiness } from "@/lib/businesses/create-business";
+import { resetEnv } from "@/lib/env";
+import { claimJobs } from "@/lib/jobs/claim-jobs";
+import { reserveAttempt } from "@/lib/webhooks/deliver-webhook";
+import type { WebhookDeliveryOptions } from "@/lib/webhooks/delivery-options";
+import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
+import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/fixtures";
+import {
+  startLoopbackReceiver,
+  type LoopbackReceiver,
+  type Reply,
+} from "@/lib/webhooks/testing/loopback-receiver";
+import { testDb, testHandle } from "@/test/helpers";
+import { startEmbeddedWorker, type EmbeddedWorker, type EmbeddedWorkerOptions } from "./embedded-worker";
+
+const webhooks: Partial<WebhookDeliveryOptions> = {
+  scheduleMs: [0, 100, 200, 300],
+  timeoutMs: 2000,
+  allowPrivate: true,
+};
+
+const open: { workers: EmbeddedWorker[]; receivers: LoopbackReceiver[]; handles: DatabaseHandle[] } = {
+  workers: [],
+  receivers: [],
+  handles: [],
+};
+
+afterEach(async () => {
+  await Promise.all(open.workers.splice(0).map((w) => w.stop()));
+  await Promise.all(open.receivers.splice(0).map((r) => r.close()));
+  await Promise.all(open.handles.splice(0).map((h) => h.close()));
+});
+
+function worker(db: Db, options: EmbeddedWorkerOptions = {}) {
+  const w = startEmbeddedWorker(db, { force: true, pollIntervalMs: 20, context: { webhooks }, ...options });
+  open.workers.push(w);
+  return w;
+}
+
+async function receiver(reply?: (index: number) => Reply) {
+  const r = await startLoopbackReceiver(reply ? (_req, index) => reply(index) : undefined);
+  open.receivers.push(r);
+  return r;
+}
+
+/** A second application instance: its own connections to the same PostgreSQL database. */
+async function secondInstanceDb(): Promise<Db> {
+  const url = (testHandle() as DatabaseHandle & { url?: string }).url;
+  if (!url) return testDb(); // PGlite: one embedded database, shared by both workers
+  const handle = await openDatabase({ kind: "postgres", url, max: 10 });
+  open.handles.push(handle);
+  return handle.db;
+}
+
+/** `count` events due now for one business, written in one transaction. */
+async function dueEvents(biz: CreatedBusiness, session: Session, count: number): Promise<string[]> {
+  return testDb().transaction(async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const event = await emitWebhookEvent(tx, { business: biz.business, session, type: "succeeded" });
+      ids.push(event!.id);
+    }
+    return ids;
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function allDelivered(ids: string[]) {
+  const rows = await testDb()
+    .select({ status: webhookEvents.status })
+    .from(webhookEvents)
+    .where(inArray(webhookEvents.id, ids));
+  return rows.length === ids.length && rows.every((r) => r.status === "delivered");
+}
+
+function perEventCounts(hooks: LoopbackReceiver) {
+  const counts = new Map<string, number>();
+  for (const r of hooks.requests) {
+    const id = String(r.headers["webhook-id"]);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+describe("embedded worker", () => {
+  it("two workers on one database racing over 1,000 due deliveries make each attempt exactly once", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    const ids = await dueEvents(biz, await createSessionRow(biz), 1000);
+    const a = worker(testDb(), { workerId: "instance-a", concurrency: 8 });
+    const b = worker(await secondInstanceDb(), { workerId: "instance-b", concurrency: 8 });
+    await waitUntil(() => allDelivered(ids), 60_000);
+
+    const counts = perEventCounts(hooks);
+    expect(hooks.requests).toHaveLength(1000);
+    expect(counts.size).toBe(1000);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    const attempts = await testDb()
+      .select({ number: webhookDeliveries.number })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.businessId, biz.business.id));
+    expect(attempts).toHaveLength(1000);
+    expect(attempts.every((d) => d.number === 1)).toBe(true);
+    // Both really raced.
+    expect(a.stats.claimed).toBeGreaterThan(0);
+    expect(b.stats.claimed).toBeGreaterThan(0);
+    expect(a.stats.claimed + b.stats.claimed).toBe(1000);
+  }, 90_000);
+
+  it("delivers the rows of a worker killed mid-batch once their lease has run out", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    const ids = await dueEvents(biz, await createSessionRow(biz), 40);
+
+    // The dead worker claimed 20 rows with a 600 ms lease, had reserved the attempt of 8 of them
+    // (written "in flight", never sent), and then died: nothing of it runs any more.
+    const leaseMs = 600;
+    const claimedAt = Date.now();
+    const held = await claimJobs(testDb(), { workerId: "killed", limit: 20, leaseMs });
+    expect(held).toHaveLength(20);
+    const heldEvents = held.map((j) => String(j.payload.eventId));
+    for (const eventId of heldEvents.slice(0, 8)) await reserveAttempt(testDb(), eventId, 4);
+
+    worker(testDb(), { workerId: "survivor" });
+    await waitUntil(() => allDelivered(ids));
+
+    const counts = perEventCounts(hooks);
+    expect(counts.size).toBe(40);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    for (const r of hooks.requests)
+      if (heldEvents.includes(String(r.headers["webhook-id"])))
+        expect(r.at - claimedAt).toBeGreaterThanOrEqual(leaseMs - 5);
+    const interrupted = await testDb()
+      .select()
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.eventId, heldEvents.slice(0, 8)));
+    expect(interrupted.map((d) => `${d.number}:${d.outcome}`).sort()).toEqual([
+      ...Array<string>(8).fill("1:interrupted"),
+      ...Array<string>(8).fill("2:succeeded"),
+    ]);
+    const claims = await testDb()
+      .select({ attempts: jobs.attempts })
+      .from(jobs)
+      .where(
+        inArray(
+          jobs.id,
+          held.map((j) => j.id),
+        ),
+      );
+    expect(claims.every((j) => j.attempts === 2)).toBe(true);
+  });
+
+  it("stops cleanly: finishes what it holds", async () => {
+    const hooks = await receiver(() => ({ status: 200, delayMs: 300 }));
+    const biz = await createWebhookBusiness(hooks.url);
+    const ids = await dueEvents(biz, await createSessionRow(biz), 6);
+    const w = worker(testDb(), { concurrency: 8 });
+    await hooks.waitForRequests(6);
+    await w.stop();
+    expect(await allDelivered(ids)).toBe(true);
+    const running = await testDb().select().from(jobs).where(eq(jobs.status, "running"));
+    expect(running).toHaveLength(0);
+  });
+
+  it("stops cleanly: releases what it still holds after the grace period", async () => {
+    const hooks = await receiver(() => ({ status: 200, delayMs: 800 }));
+    const biz = await createWebhookBusiness(hooks.url);
+    const ids = await dueEvents(biz, await createSessionRow(biz), 4);
+    const w = worker(testDb(), { concurrency: 8, stopGraceMs: 50 });
+    await hooks.waitForRequests(4);
+    const started = Date.now();
+    await w.stop();
+    expect(Date.now() - started).toBeLessThan(700);
+    const held = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+    expect(held.map((j) => [j.status, j.lockToken])).toEqual(
+      Array.from({ length: 4 }, () => ["pending", null]),
+    );
+    // The requests in flight complete; the next worker finds the events delivered and sends nothing more.
+    await waitUntil(() => allDelivered(ids));
+    worker(testDb());
+    await waitUntil(async () =>
+      (await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id))).every(
+        (j) => j.status === "done",
+      ),
+    );
+    expect(hooks.requests).toHaveLength(4);
+  });
+
+  it("stays off when Inngest is configured", async () => {
+    process.env.INNGEST_DEV = "1";
+    resetEnv();
+    try {
+      const w = startEmbeddedWorker(testDb());
+      expect(w.running).toBe(false);
+      await w.stop();
+    } finally {
+      delete process.env.INNGEST_DEV;
+      resetEnv();
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("embedded worker in another process (PostgreSQL)", () => {
+  it("a worker process SIGKILLed mid-batch: its rows are delivered by another instance after the lease", async () => {
+    const { spawn } = await import("node:child_process");
+    const path = await import("node:path");
+    // The first 5 requests hang (the child is mid-attempt on all of them when it is killed).
+    const hooks = await receiver((i) => (i < 5 ? { status: 200, delayMs: 60_000 } : { status: 200 }));
+    const biz = await createWebhookBusiness(hooks.url);
+    const ids = await dueEvents(biz, await createSessionRow(biz), 20);
+    const url = (testHandle() as DatabaseHandle & { url?: string }).url!;
+    const root = path.resolve(import.meta.dirname, "../..");
+    const child = spawn(
+      process.execPath,
+      // node itself with tsx as a loader (the tsx CLI would run the script in a grandchild).
+      ["--import", "tsx", path.join(root, "lib/worker/testing/worker-process.ts"), url, "1000"],
+      { cwd: root, env: { ...process.env, LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    try {
+      await hooks.waitForRequests(5, 20_000);
+      child.kill("SIGKILL");
+      await exited;
+      const killedAt = Date.now();
+      const held = await testDb().select().from(jobs).where(eq(jobs.status, "running"));
+      expect(held).toHaveLength(5);
+
+      worker(testDb(), { workerId: "survivor" });
+      await waitUntil(() => allDelivered(ids));
+      const counts = perEventCounts(hooks);
+      expect(counts.size).toBe(20);
+      expect([...counts.values()].sort()).toEqual([
+        ...Array<number>(15).fill(1),
+        ...Array<number>(5).fill(2),
+      ]);
+      const retried = [...counts].filter(([, n]) => n === 2).map(([id]) => id);
+      for (const r of hooks.requests.slice(5))
+        if (retried.includes(String(r.headers["webhook-id"]))) expect(r.at).toBeGreaterThan(killedAt - 50);
+      const attempts = await testDb()
+        .select()
+        .from(webhookDeliveries)
+        .where(inArray(webhookDeliveries.eventId, retried));
+      expect(attempts.map((d) => `${d.number}:${d.outcome}`).sort()).toEqual([
+        ...Array<string>(5).fill("1:interrupted"),
+        ...Array<string>(5).fill("2:succeeded"),
+      ]);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  }, 60_000);
+});

@@ -1,0 +1,179 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import type { Db } from "@/db/client";
+import type { JobKind } from "@/db/schema";
+import { env, inngestEnabled } from "@/lib/env";
+import { claimJobs, extendLeases, releaseJobs, type ClaimedJob } from "@/lib/jobs/claim-jobs";
+import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/jobs/context";
+import { registerLocalExecutor } from "@/lib/jobs/local-executors";
+import { purgeFinishedJobs } from "@/lib/jobs/purge-finished-jobs";
+import { executeClaimedJob } from "@/lib/jobs/run-job";
+import { log } from "@/lib/log";
+
+export type EmbeddedWorkerOptions = {
+  /** Jobs run at once (JOBS_CONCURRENCY, 8). */
+  concurrency?: number;
+  /** Idle poll interval (JOBS_POLL_INTERVAL_MS, 250 ms); a commit through transactionWithJobs wakes it at once. */
+  pollIntervalMs?: number;
+  /** Lease of a claimed row (JOBS_LEASE_SECONDS, 60 s), renewed while the job runs. */
+  leaseMs?: number;
+  /** How long stop() waits for running jobs before releasing them (15 s: above the 10 s webhook timeout). */
+  stopGraceMs?: number;
+  workerId?: string;
+  /** Handler settings: compressed webhook schedule, DNS, ... (tests). */
+  context?: JobContextOverrides;
+  kinds?: JobKind[];
+  /** Run even when Inngest is configured (tests). */
+  force?: boolean;
+};
+
+export type EmbeddedWorker = {
+  readonly id: string;
+  /** False when Inngest is configured and the worker did not start. */
+  readonly running: boolean;
+  /** Jobs this worker claimed and finished running so far. */
+  readonly stats: { claimed: number; finished: number };
+  /** Look for due work now. */
+  wake(): void;
+  /**
+   * Stops claiming, waits for running jobs (up to the grace period) and releases any still
+   * running after it, so another worker takes them at once. Resolves when nothing is held.
+   */
+  stop(): Promise<void>;
+};
+
+/**
+ * The default executor: polls the outbox, claims due rows (FOR UPDATE SKIP LOCKED, so several
+ * instances can share one database) and runs at most `concurrency` at a time. A row held by a
+ * worker that died is claimed again once its lease runs out.
+ *
+ * Wiring (server/main.ts): `const worker = startEmbeddedWorker(handle.db);` after the database is
+ * ready, and `await worker.stop();` on SIGTERM/SIGINT before closing the database.
+ */
+export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {}): EmbeddedWorker {
+  const e = env();
+  const id = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  if (inngestEnabled() && !options.force) {
+    log.info("Inngest is configured: the embedded worker stays off", { workerId: id });
+    return { id, running: false, stats: { claimed: 0, finished: 0 }, wake: () => {}, stop: async () => {} };
+  }
+  const concurrency = options.concurrency ?? e.JOBS_CONCURRENCY;
+  const pollIntervalMs = options.pollIntervalMs ?? e.JOBS_POLL_INTERVAL_MS;
+  const leaseMs = options.leaseMs ?? e.JOBS_LEASE_SECONDS * 1000;
+  const stopGraceMs = options.stopGraceMs ?? 15_000;
+  const context: JobContext = defaultJobContext(options.context);
+
+  const active = new Map<string, { job: ClaimedJob; done: Promise<void> }>();
+  const stats = { claimed: 0, finished: 0 };
+  let running = true;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        return resolve();
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const start = (job: ClaimedJob) => {
+    const done = executeClaimedJob(db, job, context)
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        log.error("job could not be recorded", { jobId: job.id, kind: job.kind, error }),
+      )
+      .finally(() => {
+        stats.finished += 1;
+        active.delete(job.id);
+        wake();
+      });
+    stats.claimed += 1;
+    active.set(job.id, { job, done });
+  };
+
+  const loop = (async () => {
+    while (running) {
+      const free = concurrency - active.size;
+      let claimed: ClaimedJob[] = [];
+      if (free > 0) {
+        try {
+          claimed = await claimJobs(db, { workerId: id, limit: free, leaseMs, kinds: options.kinds });
+        } catch (error) {
+          if (!running) break;
+          log.error("claiming jobs failed", { workerId: id, error });
+          await idle(pollIntervalMs * 4);
+          continue;
+        }
+        // A claim that raced stop() still runs: stop() waits for (or releases) it.
+        for (const job of claimed) start(job);
+      }
+      if (free > 0 && claimed.length === free) continue; // there may be more due right now
+      await idle(pollIntervalMs);
+    }
+  })();
+
+  const heartbeat = setInterval(
+    () => {
+      const held = [...active.values()].map((a) => a.job);
+      extendLeases(db, held, leaseMs).catch((error: unknown) =>
+        log.warn("lease renewal failed", { workerId: id, error }),
+      );
+    },
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  );
+  heartbeat.unref();
+  // Finished rows are purged after a week, an hour at a time (any instance may do it).
+  const purge = setInterval(() => {
+    purgeFinishedJobs(db).catch((error: unknown) =>
+      log.warn("purging finished jobs failed", { workerId: id, error }),
+    );
+  }, 3_600_000);
+  purge.unref();
+
+  const unregister = registerLocalExecutor({ wake, context });
+  let stopped: Promise<void> | null = null;
+  log.info("embedded worker started", { workerId: id, concurrency });
+
+  return {
+    id,
+    get running() {
+      return running;
+    },
+    stats,
+    wake,
+    stop: () =>
+      (stopped ??= (async () => {
+        running = false;
+        unregister();
+        wake();
+        await loop;
+        const pending = [...active.values()];
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.all(pending.map((a) => a.done)),
+          new Promise((resolve) => (timer = setTimeout(resolve, stopGraceMs))),
+        ]);
+        clearTimeout(timer);
+        const leftover = [...active.values()].map((a) => a.job);
+        if (leftover.length) {
+          log.warn("releasing jobs still running at stop", { workerId: id, jobs: leftover.map((j) => j.id) });
+          await releaseJobs(db, leftover);
+        }
+        clearInterval(heartbeat);
+        clearInterval(purge);
+        log.info("embedded worker stopped", { workerId: id });
+      })()),
+  };
+}
