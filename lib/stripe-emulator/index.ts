@@ -1,0 +1,184 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type Stripe from "stripe";
+import { authenticate } from "./accounts";
+import {
+  authenticatePaymentIntent,
+  cancelSubscriptionFromDashboard,
+  dashboardCtx,
+  dashboardRoutes,
+  failNextRequests,
+  resumeSubscriptionFromDashboard,
+  setBillingSettings,
+  setCardBehavior,
+  waitForIdle,
+} from "./dashboard";
+import { randomBase62 } from "./ids";
+import { accountRoutes } from "./resources/account";
+import { chargeRoutes } from "./resources/charges";
+import { customerRoutes } from "./resources/customers";
+import { eventRoutes } from "./resources/events";
+import { invoiceRoutes } from "./resources/invoices";
+import { paymentIntentRoutes } from "./resources/payment-intents";
+import { paymentMethodRoutes } from "./resources/payment-methods";
+import { productRoutes } from "./resources/products";
+import { subscriptionRoutes } from "./resources/subscriptions";
+import { testClockRoutes } from "./resources/test-clocks";
+import { webhookEndpointRoutes } from "./resources/webhook-endpoints";
+import { compileRoutes } from "./router";
+import { createRequestHandler } from "./server";
+import type { BillingSettings, DeliveryAttempt, Emulator, EmulatorEvent } from "./state";
+import { WebhookDispatcher } from "./webhooks";
+
+export type { AfterRetries, BillingSettings, DeliveryAttempt, EmulatorEvent } from "./state";
+export { signatureHeader } from "./webhooks";
+
+export interface StripeEmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Loopback only by default. */
+  host?: string;
+  /** The emulator's wall clock in milliseconds (objects without a test clock, webhook signatures). */
+  now?: () => number;
+  /** Delays before redelivering a failed webhook attempt; default 1 s, 5 s, 25 s. */
+  webhookRetryDelaysMs?: number[];
+  /** How long a webhook receiver may take to answer; default 10 s. */
+  webhookTimeoutMs?: number;
+}
+
+export interface StripeEmulator {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  host: string;
+  port: number;
+  /** What `new Stripe(key, { ...emulator.stripeConfig })` needs to talk to the emulator. */
+  stripeConfig: { host: string; port: number; protocol: "http" };
+  close(): Promise<void>;
+  /** Events of the account of this secret key, oldest first (optionally of one type). */
+  events(key: string, type?: string): EmulatorEvent[];
+  /** Webhook delivery attempts of that account, oldest first. */
+  deliveries(key: string): DeliveryAttempt[];
+  /** The `acct_...` id of the account of this key. */
+  accountId(key: string): string;
+  /** Retry schedule after a failed renewal charge and what happens once retries are spent. */
+  setBilling(key: string, settings: Partial<BillingSettings>): BillingSettings;
+  /** As if the merchant canceled in Stripe's dashboard: now, or at the period end. */
+  cancelSubscriptionFromDashboard(
+    key: string,
+    subscriptionId: string,
+    options?: { atPeriodEnd?: boolean },
+  ): Stripe.Subscription;
+  /** As if the merchant withdrew a scheduled cancellation in Stripe's dashboard. */
+  resumeSubscriptionFromDashboard(key: string, subscriptionId: string): Stripe.Subscription;
+  /** Completes (or fails) the 3D Secure challenge of a PaymentIntent in `requires_action`. */
+  authenticatePaymentIntent(
+    key: string,
+    paymentIntentId: string,
+    outcome?: "succeed" | "fail",
+  ): Stripe.PaymentIntent;
+  /** From now on, charges to the payment method behave like this test card number. */
+  setCardBehavior(key: string, paymentMethodId: string, cardNumber: string): void;
+  /** Every API request (of this key's account, or of all accounts without a key) answers 503. */
+  setUnreachable(unreachable: boolean, key?: string): void;
+  /** The next API request(s) answer with a 5xx (default one 500, no Stripe-Should-Retry header). */
+  failNextRequests(
+    options?: { count?: number; status?: number; shouldRetry?: boolean | null },
+    key?: string,
+  ): void;
+  /** A restricted key (`rk_test_...`) of the same account that gets 403 on the given resources (e.g. `webhook_endpoints`). */
+  createRestrictedKey(key: string, options: { deny: string[] }): string;
+  /** Redelivers failed webhook attempts now instead of after their delay. */
+  retryWebhooks(): Promise<void>;
+  /** Resolves when test clock advances and queued webhook deliveries are done. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Starts the Stripe emulator: Stripe's REST API (the part Kassa uses) over node:http with
+ * in-memory state, one isolated account per secret key, webhook deliveries signed like Stripe's.
+ */
+export async function startStripeEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  const now = options.now ?? Date.now;
+  const webhooks = new WebhookDispatcher({
+    now,
+    retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 25_000],
+    timeoutMs: options.webhookTimeoutMs ?? 10_000,
+  });
+  const emu: Emulator = {
+    accounts: new Map(),
+    restrictedKeys: new Map(),
+    now,
+    faults: { failNext: [], unreachable: false },
+    webhooks,
+    baseUrl: "",
+    background: new Set(),
+  };
+  const handle = createRequestHandler(
+    emu,
+    compileRoutes([
+      ...customerRoutes,
+      ...paymentMethodRoutes,
+      ...paymentIntentRoutes,
+      ...chargeRoutes,
+      ...productRoutes,
+      ...subscriptionRoutes,
+      ...invoiceRoutes,
+      ...testClockRoutes,
+      ...webhookEndpointRoutes,
+      ...eventRoutes,
+      ...accountRoutes,
+    ]),
+    dashboardRoutes,
+  );
+  const server = createServer((request, response) => void handle(request, response));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  emu.baseUrl = `http://${urlHost}:${port}`;
+  const account = (key: string) => authenticate(emu, `Bearer ${key}`).account;
+
+  return {
+    url: emu.baseUrl,
+    host,
+    port,
+    stripeConfig: { host, port, protocol: "http" },
+    async close() {
+      webhooks.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+    events: (key, type) =>
+      account(key)
+        .store.all("event")
+        .filter((event) => (type ? event.type === type : true)),
+    deliveries: (key) => [...account(key).deliveries],
+    accountId: (key) => account(key).id,
+    setBilling: (key, settings) => setBillingSettings(account(key), settings),
+    cancelSubscriptionFromDashboard: (key, subscriptionId, opts) =>
+      cancelSubscriptionFromDashboard(dashboardCtx(emu, account(key)), subscriptionId, opts),
+    resumeSubscriptionFromDashboard: (key, subscriptionId) =>
+      resumeSubscriptionFromDashboard(dashboardCtx(emu, account(key)), subscriptionId),
+    authenticatePaymentIntent: (key, paymentIntentId, outcome = "succeed") =>
+      authenticatePaymentIntent(dashboardCtx(emu, account(key)), paymentIntentId, outcome === "succeed"),
+    setCardBehavior: (key, paymentMethodId, cardNumber) =>
+      setCardBehavior(dashboardCtx(emu, account(key)), paymentMethodId, cardNumber),
+    setUnreachable: (unreachable, key) => {
+      (key ? account(key).faults : emu.faults).unreachable = unreachable;
+    },
+    failNextRequests: (opts, key) => failNextRequests(key ? account(key).faults : emu.faults, opts),
+    createRestrictedKey: (key, { deny }) => {
+      const restricted = `rk_test_${randomBase62(24)}`;
+      emu.restrictedKeys.set(restricted, { account: account(key), deny });
+      return restricted;
+    },
+    retryWebhooks: () => webhooks.retryNow(),
+    idle: () => waitForIdle(emu),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Route } from "../router";
+import { timeOn } from "../state";
+
+export const accountRoutes: Route[] = [
+  // GET /v1/account
+  {
+    method: "GET",
+    path: "/v1/account",
+    handler: ({ ctx }) => ({
+      id: ctx.account.id,
+      object: "account",
+      business_profile: { name: "Stripe emulator", url: null, support_email: null },
+      business_type: null,
+      capabilities: { card_payments: "active", transfers: "active" },
+      charges_enabled: true,
+      controller: { type: "account" },
+      country: "US",
+      created: ctx.account.created,
+      default_currency: "usd",
+      details_submitted: true,
+      email: null,
+      metadata: {},
+      payouts_enabled: true,
+      settings: { dashboard: { display_name: "Stripe emulator", timezone: "Etc/UTC" } },
+      type: "standard",
+    }),
+  },
+  // GET /v1/balance (from the balance transactions of charges and refunds)
+  {
+    method: "GET",
+    path: "/v1/balance",
+    handler: ({ ctx }) => {
+      const now = timeOn(ctx, null);
+      let available = 0;
+      let pending = 0;
+      for (const transaction of ctx.account.store.all("balance_transaction")) {
+        if (transaction.available_on <= now) available += transaction.net;
+        else pending += transaction.net;
+      }
+      return {
+        object: "balance",
+        available: [{ amount: available, currency: "usd", source_types: { card: available } }],
+        livemode: false,
+        pending: [{ amount: pending, currency: "usd", source_types: { card: pending } }],
+      };
+    },
+  },
+];

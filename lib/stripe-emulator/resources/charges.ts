@@ -1,0 +1,215 @@
+import type Stripe from "stripe";
+import { invalidRequest } from "../errors";
+import { emit, snapshot } from "../events";
+import { newObjectId, randomBase62 } from "../ids";
+import { paginate } from "../list";
+import { requireObject } from "../lookup";
+import { createBalanceTransaction } from "../payments";
+import type { Route } from "../router";
+import { type Ctx, idOf, timeForCustomer } from "../state";
+
+const formatDollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** A full or partial refund of a captured charge; Stripe refunds cards at once in test mode. */
+export function refundCharge(
+  ctx: Ctx,
+  charge: Stripe.Charge,
+  {
+    amount,
+    reason,
+    metadata,
+  }: { amount?: number; reason: Stripe.Refund.Reason | null; metadata: Record<string, string> },
+): Stripe.Refund {
+  if (charge.status !== "succeeded") {
+    throw invalidRequest(`Charge ${charge.id} has not succeeded and cannot be refunded.`, {
+      code: "charge_not_refundable",
+    });
+  }
+  if (!charge.captured) {
+    throw invalidRequest(
+      `Charge ${charge.id} has not been captured. Cancel its PaymentIntent to release the authorization instead.`,
+      { code: "charge_not_refundable" },
+    );
+  }
+  const remaining = charge.amount_captured - charge.amount_refunded;
+  if (remaining <= 0) {
+    throw invalidRequest(`Charge ${charge.id} has already been refunded.`, {
+      code: "charge_already_refunded",
+    });
+  }
+  const refundAmount = amount ?? remaining;
+  if (refundAmount > remaining) {
+    throw invalidRequest(
+      `Refund amount (${formatDollars(refundAmount)}) is greater than unrefunded amount on charge (${formatDollars(remaining)})`,
+      { param: "amount" },
+    );
+  }
+  const customer = idOf(charge.customer as string | null);
+  const created = timeForCustomer(ctx, customer);
+  const refund: Stripe.Refund = {
+    id: newObjectId("re"),
+    object: "refund",
+    amount: refundAmount,
+    balance_transaction: null,
+    charge: charge.id,
+    created,
+    currency: charge.currency,
+    customer,
+    customer_account: null,
+    destination_details: {
+      card: {
+        reference: randomBase62(23),
+        reference_status: "available",
+        reference_type: "acquirer_reference_number",
+        type: "refund",
+      },
+      type: "card",
+    },
+    metadata,
+    payment_intent: charge.payment_intent,
+    payment_method: charge.payment_method,
+    reason,
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: "succeeded",
+    transfer_reversal: null,
+  };
+  ctx.account.store.insert("refund", refund);
+  refund.balance_transaction = createBalanceTransaction(ctx, {
+    amount: -refundAmount,
+    fee: 0,
+    currency: charge.currency,
+    source: refund.id,
+    type: "refund",
+    created,
+    description: "REFUND FOR CHARGE",
+  }).id;
+  const before = snapshot(charge);
+  charge.amount_refunded += refundAmount;
+  charge.refunded = charge.amount_refunded >= charge.amount_captured;
+  emit(ctx, "refund.created", refund, { created });
+  emit(ctx, "charge.refunded", charge, { created, before });
+  return refund;
+}
+
+function chargeToRefund(
+  ctx: Ctx,
+  paymentIntentId: string | undefined,
+  chargeId: string | undefined,
+): Stripe.Charge {
+  if (chargeId) return requireObject(ctx, "charge", chargeId, "charge");
+  if (!paymentIntentId) {
+    throw invalidRequest(
+      "One of the following params should be provided for this request: payment_intent or charge.",
+      {
+        code: "parameter_missing",
+      },
+    );
+  }
+  const intent = requireObject(ctx, "payment_intent", paymentIntentId, "payment_intent");
+  const latest = idOf(intent.latest_charge as string | null);
+  const charge = latest ? ctx.account.store.get("charge", latest) : undefined;
+  if (!charge || intent.status !== "succeeded") {
+    throw invalidRequest(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, {
+      param: "payment_intent",
+      code: "charge_not_refundable",
+    });
+  }
+  return charge;
+}
+
+export const chargeRoutes: Route[] = [
+  // GET /v1/charges/:id
+  {
+    method: "GET",
+    path: "/v1/charges/:id",
+    handler: ({ ctx, path }) => requireObject(ctx, "charge", path.id),
+  },
+  // POST /v1/charges/:id
+  {
+    method: "POST",
+    path: "/v1/charges/:id",
+    handler: ({ ctx, params, path }) => {
+      const charge = requireObject(ctx, "charge", path.id);
+      const before = snapshot(charge);
+      const metadata = params.metadata("metadata", charge.metadata);
+      if (metadata) charge.metadata = metadata;
+      const description = params.nullableString("description");
+      if (description !== undefined) charge.description = description;
+      emit(ctx, "charge.updated", charge, {
+        created: timeForCustomer(ctx, idOf(charge.customer as string | null)),
+        before,
+      });
+      return charge;
+    },
+  },
+  // GET /v1/charges
+  {
+    method: "GET",
+    path: "/v1/charges",
+    handler: ({ ctx, params }) => {
+      const intent = params.string("payment_intent");
+      const customer = params.string("customer");
+      const all = ctx.account.store
+        .all("charge")
+        .filter(
+          (charge) =>
+            (intent ? charge.payment_intent === intent : true) &&
+            (customer ? charge.customer === customer : true),
+        );
+      return paginate(all, params, "/v1/charges");
+    },
+  },
+  // GET /v1/balance_transactions/:id
+  {
+    method: "GET",
+    path: "/v1/balance_transactions/:id",
+    handler: ({ ctx, path }) => requireObject(ctx, "balance_transaction", path.id),
+  },
+  // POST /v1/refunds
+  {
+    method: "POST",
+    path: "/v1/refunds",
+    handler: ({ ctx, params }) => {
+      const charge = chargeToRefund(ctx, params.string("payment_intent"), params.string("charge"));
+      return refundCharge(ctx, charge, {
+        amount: params.int("amount", { min: 1 }),
+        reason: params.oneOf("reason", ["duplicate", "fraudulent", "requested_by_customer"] as const) ?? null,
+        metadata: params.metadata("metadata") ?? {},
+      });
+    },
+  },
+  // GET /v1/refunds/:id
+  {
+    method: "GET",
+    path: "/v1/refunds/:id",
+    handler: ({ ctx, path }) => requireObject(ctx, "refund", path.id),
+  },
+  // POST /v1/refunds/:id
+  {
+    method: "POST",
+    path: "/v1/refunds/:id",
+    handler: ({ ctx, params, path }) => {
+      const refund = requireObject(ctx, "refund", path.id);
+      const metadata = params.metadata("metadata", refund.metadata ?? {});
+      if (metadata) refund.metadata = metadata;
+      return refund;
+    },
+  },
+  // GET /v1/refunds
+  {
+    method: "GET",
+    path: "/v1/refunds",
+    handler: ({ ctx, params }) => {
+      const intent = params.string("payment_intent");
+      const charge = params.string("charge");
+      const all = ctx.account.store
+        .all("refund")
+        .filter(
+          (refund) =>
+            (intent ? refund.payment_intent === intent : true) && (charge ? refund.charge === charge : true),
+        );
+      return paginate(all, params, "/v1/refunds");
+    },
+  },
+];

@@ -1,0 +1,135 @@
+import { collectInvoice, voidInvoice } from "../billing";
+import { cardError, invalidRequest } from "../errors";
+import { emit, snapshot } from "../events";
+import { paginate } from "../list";
+import { requireObject } from "../lookup";
+import type { Route } from "../router";
+import { idOf, timeOn } from "../state";
+
+export const invoiceRoutes: Route[] = [
+  // GET /v1/invoices/:id
+  {
+    method: "GET",
+    path: "/v1/invoices/:id",
+    handler: ({ ctx, path }) => requireObject(ctx, "invoice", path.id),
+  },
+  // POST /v1/invoices/:id
+  {
+    method: "POST",
+    path: "/v1/invoices/:id",
+    handler: ({ ctx, params, path }) => {
+      const invoice = requireObject(ctx, "invoice", path.id);
+      const before = snapshot(invoice);
+      const metadata = params.metadata("metadata", invoice.metadata ?? {});
+      if (metadata) invoice.metadata = metadata;
+      const autoAdvance = params.bool("auto_advance");
+      if (autoAdvance !== undefined) invoice.auto_advance = autoAdvance;
+      emit(ctx, "invoice.updated", invoice, {
+        created: timeOn(ctx, idOf(invoice.test_clock as string | null)),
+        before,
+      });
+      return invoice;
+    },
+  },
+  // GET /v1/invoices
+  {
+    method: "GET",
+    path: "/v1/invoices",
+    handler: ({ ctx, params }) => {
+      const customer = params.string("customer");
+      const subscription = params.string("subscription");
+      const status = params.string("status");
+      const all = ctx.account.store
+        .all("invoice")
+        .filter(
+          (invoice) =>
+            (customer ? invoice.customer === customer : true) &&
+            (subscription ? invoice.parent?.subscription_details?.subscription === subscription : true) &&
+            (status ? invoice.status === status : true),
+        );
+      return paginate(all, params, "/v1/invoices");
+    },
+  },
+  // GET /v1/invoices/:id/lines
+  {
+    method: "GET",
+    path: "/v1/invoices/:id/lines",
+    handler: ({ ctx, params, path }) => {
+      const invoice = requireObject(ctx, "invoice", path.id);
+      return paginate([...invoice.lines.data].reverse(), params, `/v1/invoices/${invoice.id}/lines`);
+    },
+  },
+  // POST /v1/invoices/:id/void
+  {
+    method: "POST",
+    path: "/v1/invoices/:id/void",
+    handler: ({ ctx, path }) => {
+      const invoice = requireObject(ctx, "invoice", path.id);
+      if (invoice.status !== "open" && invoice.status !== "uncollectible") {
+        throw invalidRequest(
+          `You can only void invoices that are open or uncollectible. This invoice is ${invoice.status}.`,
+          {
+            code: "invoice_not_editable",
+          },
+        );
+      }
+      voidInvoice(ctx, invoice);
+      return invoice;
+    },
+  },
+  // POST /v1/invoices/:id/pay (charge it now, off-session by default as on Stripe)
+  {
+    method: "POST",
+    path: "/v1/invoices/:id/pay",
+    handler: ({ ctx, params, path }) => {
+      const invoice = requireObject(ctx, "invoice", path.id);
+      if (invoice.status === "paid")
+        throw invalidRequest("Invoice is already paid", { code: "invoice_already_paid" });
+      if (invoice.status !== "open") {
+        throw invalidRequest(`You can only pay open invoices. This invoice is ${invoice.status}.`, {
+          code: "invoice_not_editable",
+        });
+      }
+      const outcome = collectInvoice(ctx, invoice, { offSession: params.bool("off_session") ?? true });
+      if (outcome !== "succeeded") {
+        const payment = ctx.account.store
+          .all("invoice_payment")
+          .find((p) => p.invoice === invoice.id && p.is_default);
+        const intent = payment
+          ? ctx.account.store.get("payment_intent", String(payment.payment.payment_intent))
+          : undefined;
+        const error = intent?.last_payment_error;
+        throw cardError({
+          code: error?.code ?? "invoice_payment_intent_requires_action",
+          decline_code: error?.decline_code,
+          message: error?.message ?? "This invoice requires a payment action to be paid.",
+          ...(intent ? { payment_intent: snapshot(intent) } : {}),
+        });
+      }
+      return invoice;
+    },
+  },
+  // GET /v1/invoice_payments/:id
+  {
+    method: "GET",
+    path: "/v1/invoice_payments/:id",
+    handler: ({ ctx, path }) => requireObject(ctx, "invoice_payment", path.id),
+  },
+  // GET /v1/invoice_payments
+  {
+    method: "GET",
+    path: "/v1/invoice_payments",
+    handler: ({ ctx, params }) => {
+      const invoice = params.string("invoice");
+      const payment = params.object("payment");
+      const intent = payment?.string("payment_intent");
+      const all = ctx.account.store
+        .all("invoice_payment")
+        .filter(
+          (p) =>
+            (invoice ? p.invoice === invoice : true) && (intent ? p.payment.payment_intent === intent : true),
+        );
+      return paginate(all, params, "/v1/invoice_payments");
+    },
+  },
+];

@@ -1,0 +1,352 @@
+import type Stripe from "stripe";
+import {
+  addIntervals,
+  cancelSubscriptionNow,
+  createSubscription,
+  endSubscription,
+  periodOf,
+  scheduleCancellation,
+  type SubscriptionInput,
+} from "../billing";
+import { cardError, invalidRequest, missingParam, unsupported } from "../errors";
+import { emit, snapshot } from "../events";
+import { Params } from "../form";
+import { paginate } from "../list";
+import { requireCustomer, requireObject } from "../lookup";
+import { predictCharge } from "../payments";
+import type { Route } from "../router";
+import { type Ctx, idOf, timeForCustomer, timeOn } from "../state";
+import { createPrice, readCurrency, readRecurring } from "./products";
+
+function readItems(ctx: Ctx, params: Params): SubscriptionInput["items"] {
+  const items = params.objects("items");
+  if (!items || items.length === 0) throw missingParam("items");
+  if (items.length > 20)
+    throw invalidRequest("A subscription can have at most 20 items.", { param: "items" });
+  const read = items.map((item) => {
+    const quantity = item.int("quantity", { min: 1 }) ?? 1;
+    const metadata = item.metadata("metadata") ?? {};
+    const priceId = item.string("price") ?? item.string("plan");
+    if (priceId) {
+      const price = requireObject(ctx, "price", priceId, item.name("price"));
+      if (!price.recurring) {
+        throw invalidRequest(
+          "The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.",
+          { param: item.name("price") },
+        );
+      }
+      return { price, quantity, metadata };
+    }
+    const data = item.object("price_data");
+    if (!data) throw missingParam(item.name("price"));
+    const product = data.string("product", { required: true });
+    requireObject(ctx, "product", product, data.name("product"));
+    const price = createPrice(ctx, {
+      currency: readCurrency(data),
+      unitAmount: data.int("unit_amount", { required: true, min: 0 }),
+      product,
+      recurring: readRecurring(data.object("recurring", { required: true })),
+      active: false,
+    });
+    return { price, quantity, metadata };
+  });
+  const first = read[0]?.price;
+  for (const { price } of read) {
+    if (
+      price.currency !== first?.currency ||
+      price.recurring?.interval !== first.recurring?.interval ||
+      price.recurring?.interval_count !== first.recurring?.interval_count
+    ) {
+      throw invalidRequest("Currency and interval fields must match across all plans on this subscription.", {
+        param: "items",
+      });
+    }
+  }
+  return read;
+}
+
+/** A payment method for a subscription must already be attached to its customer. */
+function readDefaultPaymentMethod(ctx: Ctx, params: Params, customer: string): string | null | undefined {
+  const id = params.nullableString("default_payment_method");
+  if (!id) return id;
+  const paymentMethod = ctx.account.store.get("payment_method", id);
+  if (!paymentMethod || paymentMethod.customer !== customer) {
+    throw invalidRequest(
+      `The customer does not have a payment method with the ID ${id}. The payment method must be attached to the customer.`,
+      { param: "default_payment_method", code: "resource_missing" },
+    );
+  }
+  return id;
+}
+
+function readFutureTimestamp(params: Params, key: string, now: number): number | undefined {
+  const value = params.int(key);
+  if (value !== undefined && value <= now) {
+    throw invalidRequest(`Invalid timestamp: must be an integer Unix timestamp in the future.`, {
+      param: key,
+      code: "parameter_invalid_integer",
+    });
+  }
+  return value;
+}
+
+/** `cancel_at`: a future timestamp, `min_period_end`/`max_period_end` (the period end), or "" to clear. */
+function readCancelAt(
+  params: Params,
+  subscription: Stripe.Subscription | null,
+  now: number,
+): number | null | undefined {
+  const raw = params.nullableString("cancel_at");
+  if (raw === null || raw === undefined) return raw;
+  if (raw === "min_period_end" || raw === "max_period_end") {
+    if (!subscription) throw unsupported(`cancel_at=${raw} when creating a subscription`);
+    return periodOf(subscription).end;
+  }
+  return readFutureTimestamp(params, "cancel_at", now);
+}
+
+function readCancellationDetails(params: Params) {
+  const details = params.object("cancellation_details");
+  return {
+    comment: details?.nullableString("comment"),
+    feedback: details?.oneOf("feedback", [
+      "customer_service",
+      "low_quality",
+      "missing_features",
+      "other",
+      "switched_service",
+      "too_complex",
+      "too_expensive",
+      "unused",
+    ] as const),
+  };
+}
+
+function createFromParams(ctx: Ctx, params: Params): Stripe.Subscription {
+  const customer = requireCustomer(ctx, params.string("customer", { required: true }), "customer");
+  if (params.string("collection_method") === "send_invoice")
+    throw unsupported("collection_method=send_invoice");
+  const items = readItems(ctx, params);
+  const now = timeForCustomer(ctx, customer.id);
+  const defaultPaymentMethod = readDefaultPaymentMethod(ctx, params, customer.id) ?? null;
+  let trialEnd: number | null = null;
+  if (params.string("trial_end") !== "now") trialEnd = readFutureTimestamp(params, "trial_end", now) ?? null;
+  const trialDays = params.int("trial_period_days", { min: 1, max: 730 });
+  if (trialDays !== undefined && trialEnd === null) trialEnd = now + trialDays * 86_400;
+  const anchor = readFutureTimestamp(params, "billing_cycle_anchor", now) ?? null;
+  const recurring = items[0]?.price.recurring;
+  if (anchor !== null && recurring) {
+    const natural = addIntervals(now, recurring.interval as "day", recurring.interval_count, 1);
+    if (anchor > natural) {
+      throw invalidRequest(
+        `billing_cycle_anchor cannot be later than next natural billing date (${natural}) for plan`,
+        { param: "billing_cycle_anchor" },
+      );
+    }
+  }
+  const prorate =
+    (params.oneOf("proration_behavior", ["create_prorations", "none", "always_invoice"] as const) ??
+      "create_prorations") !== "none";
+  const paymentBehavior =
+    params.oneOf("payment_behavior", [
+      "allow_incomplete",
+      "default_incomplete",
+      "error_if_incomplete",
+      "pending_if_incomplete",
+    ] as const) ?? "allow_incomplete";
+  const offSession = params.bool("off_session") ?? false;
+  const chargesNow =
+    trialEnd === null && !(anchor !== null && !prorate) && items.some((i) => (i.price.unit_amount ?? 0) > 0);
+  const paymentMethod =
+    defaultPaymentMethod ?? idOf(customer.invoice_settings.default_payment_method as string | null);
+  if (chargesNow && paymentBehavior !== "default_incomplete") {
+    if (!paymentMethod) {
+      throw invalidRequest(
+        "This customer has no attached payment source or default payment method. Please consider adding a default payment method. For more information, visit https://stripe.com/docs/billing/subscriptions/payment-methods-setting#payment-method-priority.",
+        { code: "resource_missing" },
+      );
+    }
+    if (paymentBehavior === "error_if_incomplete") {
+      const prediction = predictCharge(ctx, paymentMethod, { offSession });
+      if (!prediction.ok) {
+        throw cardError({
+          code: prediction.code,
+          decline_code: prediction.declineCode,
+          message: prediction.message,
+        });
+      }
+    }
+  }
+  const cancelAt = readCancelAt(params, null, now) ?? null;
+  return createSubscription(ctx, {
+    customer,
+    items,
+    defaultPaymentMethod,
+    metadata: params.metadata("metadata") ?? {},
+    description: params.string("description") ?? null,
+    cancelAtPeriodEnd: params.bool("cancel_at_period_end") ?? false,
+    cancelAt,
+    trialEnd,
+    billingCycleAnchor: anchor,
+    prorate,
+    paymentBehavior,
+    offSession,
+  });
+}
+
+const unsupportedUpdates = [
+  "items",
+  "trial_end",
+  "billing_cycle_anchor",
+  "pause_collection",
+  "add_invoice_items",
+  "discounts",
+];
+
+function updateFromParams(ctx: Ctx, subscription: Stripe.Subscription, params: Params): Stripe.Subscription {
+  const ended = subscription.status === "canceled" || subscription.status === "incomplete_expired";
+  const allowedWhenEnded = new Set(["metadata", "cancellation_details", "expand"]);
+  if (ended && params.keys().some((key) => !allowedWhenEnded.has(key))) {
+    throw invalidRequest("A canceled subscription can only update its cancellation_details and metadata.");
+  }
+  const unsupportedKey = unsupportedUpdates.find((key) => params.has(key));
+  if (unsupportedKey) throw unsupported(`updating '${unsupportedKey}' of a subscription`);
+  const before = snapshot(subscription);
+  const customer = idOf(subscription.customer as string) ?? "";
+  const now = timeOn(ctx, idOf(subscription.test_clock as string | null));
+
+  const atPeriodEnd = params.bool("cancel_at_period_end");
+  if (atPeriodEnd !== undefined) scheduleCancellation(ctx, subscription, atPeriodEnd);
+  if (params.has("cancel_at")) {
+    const cancelAt = readCancelAt(params, subscription, now);
+    if (cancelAt === null || cancelAt === undefined) {
+      scheduleCancellation(ctx, subscription, false);
+    } else {
+      subscription.cancel_at = cancelAt;
+      subscription.cancel_at_period_end = false;
+      subscription.canceled_at = now;
+      subscription.cancellation_details = {
+        comment: subscription.cancellation_details?.comment ?? null,
+        feedback: subscription.cancellation_details?.feedback ?? null,
+        feedback_option: null,
+        reason: "cancellation_requested",
+      };
+    }
+  }
+  const details = readCancellationDetails(params);
+  if (details.comment !== undefined || details.feedback !== undefined) {
+    subscription.cancellation_details = {
+      comment:
+        details.comment !== undefined
+          ? details.comment
+          : (subscription.cancellation_details?.comment ?? null),
+      feedback:
+        details.feedback !== undefined
+          ? details.feedback
+          : (subscription.cancellation_details?.feedback ?? null),
+      feedback_option: null,
+      reason: subscription.cancellation_details?.reason ?? null,
+    };
+  }
+  const defaultPaymentMethod = readDefaultPaymentMethod(ctx, params, customer);
+  if (defaultPaymentMethod !== undefined) subscription.default_payment_method = defaultPaymentMethod;
+  const description = params.nullableString("description");
+  if (description !== undefined) subscription.description = description;
+  const metadata = params.metadata("metadata", subscription.metadata);
+  if (metadata) subscription.metadata = metadata;
+  if (JSON.stringify(before) !== JSON.stringify(subscription)) {
+    emit(ctx, "customer.subscription.updated", subscription, { created: now, before });
+  }
+  return subscription;
+}
+
+export const subscriptionRoutes: Route[] = [
+  // POST /v1/subscriptions
+  { method: "POST", path: "/v1/subscriptions", handler: ({ ctx, params }) => createFromParams(ctx, params) },
+  // GET /v1/subscriptions/:id
+  {
+    method: "GET",
+    path: "/v1/subscriptions/:id",
+    handler: ({ ctx, path }) => requireObject(ctx, "subscription", path.id),
+  },
+  // POST /v1/subscriptions/:id
+  {
+    method: "POST",
+    path: "/v1/subscriptions/:id",
+    handler: ({ ctx, params, path }) =>
+      updateFromParams(ctx, requireObject(ctx, "subscription", path.id), params),
+  },
+  // DELETE /v1/subscriptions/:id (cancel now)
+  {
+    method: "DELETE",
+    path: "/v1/subscriptions/:id",
+    handler: ({ ctx, params, path }) => {
+      const subscription = requireObject(ctx, "subscription", path.id);
+      if (subscription.status === "canceled" || subscription.status === "incomplete_expired") {
+        throw invalidRequest(`This subscription has already been canceled (${subscription.id}).`, {
+          code: "subscription_canceled",
+        });
+      }
+      const details = readCancellationDetails(params);
+      cancelSubscriptionNow(ctx, subscription, {
+        invoiceNow: params.bool("invoice_now") ?? false,
+        prorate: params.bool("prorate") ?? false,
+        comment: details.comment,
+        feedback: details.feedback,
+      });
+      return subscription;
+    },
+  },
+  // GET /v1/subscriptions
+  {
+    method: "GET",
+    path: "/v1/subscriptions",
+    handler: ({ ctx, params }) => {
+      const customer = params.string("customer");
+      const status = params.string("status");
+      const price = params.string("price");
+      const clock = params.string("test_clock");
+      const all = ctx.account.store.all("subscription").filter((s) => {
+        if (customer && s.customer !== customer) return false;
+        if (clock && s.test_clock !== clock) return false;
+        if (price && !s.items.data.some((item) => item.price.id === price)) return false;
+        if (status === "all") return true;
+        if (status === "ended") return s.status === "canceled" || s.status === "incomplete_expired";
+        if (status) return s.status === status;
+        return s.status !== "canceled" && s.status !== "incomplete_expired";
+      });
+      return paginate(all, params, "/v1/subscriptions");
+    },
+  },
+];
+
+/** "Resumed from the provider dashboard": a scheduled cancellation is withdrawn (an update event). */
+export function resumeFromDashboard(ctx: Ctx, subscription: Stripe.Subscription): Stripe.Subscription {
+  if (!subscription.cancel_at_period_end && subscription.cancel_at === null) {
+    throw invalidRequest(`Subscription ${subscription.id} has no scheduled cancellation.`);
+  }
+  return updateFromParams(ctx, subscription, new Params({ cancel_at_period_end: "false" }));
+}
+
+/** "Canceled from the provider dashboard": now, or at the period end (re-synced by an update event). */
+export function cancelFromDashboard(
+  ctx: Ctx,
+  subscription: Stripe.Subscription,
+  atPeriodEnd: boolean,
+): Stripe.Subscription {
+  if (subscription.status === "canceled" || subscription.status === "incomplete_expired") {
+    throw invalidRequest(`This subscription has already been canceled (${subscription.id}).`);
+  }
+  if (atPeriodEnd) {
+    const before = snapshot(subscription);
+    scheduleCancellation(ctx, subscription, true);
+    emit(ctx, "customer.subscription.updated", subscription, {
+      created: timeOn(ctx, idOf(subscription.test_clock as string | null)),
+      before,
+    });
+  } else {
+    subscription.canceled_at = timeOn(ctx, idOf(subscription.test_clock as string | null));
+    endSubscription(ctx, subscription, { reason: "cancellation_requested" });
+  }
+  return subscription;
+}

@@ -1,0 +1,195 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { runDueWork } from "./clock";
+import { type DashboardRoute, matchDashboard } from "./dashboard";
+import { apiError, invalidRequest, StripeApiError } from "./errors";
+import { defaultApiVersion } from "./events";
+import { expandResponse } from "./expand";
+import { type FormObject, type FormValue, Params, parseForm } from "./form";
+import { authenticate, maskKey } from "./accounts";
+import { newRequestId } from "./ids";
+import { type CompiledRoute, matchRoute } from "./router";
+import { automatic, type Ctx, type Emulator } from "./state";
+
+const maxBodyBytes = 1024 * 1024;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        reject(invalidRequest("Request body too large.", { status: 413 }));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+/** Form bodies (what the SDK sends) and, for convenience with fetch, JSON bodies. */
+function parseBody(body: string, contentType: string | undefined): FormObject {
+  if (!body.trim()) return {};
+  if (contentType?.includes("application/json")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw invalidRequest("Invalid JSON body.");
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw invalidRequest("Invalid JSON body.");
+    return parsed as FormObject;
+  }
+  return parseForm(body);
+}
+
+function sortedJson(value: FormValue | FormObject): string {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${sortedJson(value[key] as FormValue)}`)
+    .join(",")}}`;
+}
+
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const payload = JSON.stringify(body, null, 2);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(payload),
+    "access-control-allow-origin": "*",
+    ...headers,
+  });
+  response.end(payload);
+}
+
+/**
+ * Results Stripe keeps under an idempotency key: successes and card errors (the request ran).
+ * Requests refused before running (validation, 404, injected 5xx) can be retried with the key.
+ */
+const replayable = (status: number) => status < 400 || status === 402;
+
+export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], dashboard: DashboardRoute[]) {
+  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const baseHeaders: Record<string, string> = { "request-id": requestId };
+    try {
+      const url = new URL(request.url ?? "/", emu.baseUrl);
+      const method = (request.method ?? "GET").toUpperCase();
+      const body = await readBody(request);
+      if (url.pathname.startsWith("/_emulator/")) {
+        const handled = await matchDashboard(emu, dashboard, method, url, request, body, response);
+        if (handled) return;
+      }
+
+      const { account, deny } = authenticate(emu, request.headers.authorization);
+      const version = request.headers["stripe-version"];
+      if (typeof version === "string") {
+        account.apiVersion ??= version;
+        baseHeaders["stripe-version"] = version;
+      }
+      if (account.faults.unreachable || emu.faults.unreachable) {
+        throw apiError(503, "The Stripe emulator is set to be unreachable (503).", {
+          "stripe-should-retry": "false",
+        });
+      }
+      const forced = account.faults.failNext.shift() ?? emu.faults.failNext.shift();
+      if (forced) {
+        throw apiError(
+          forced.status,
+          `The Stripe emulator was told to fail this request with ${forced.status}.`,
+          forced.shouldRetry === null ? {} : { "stripe-should-retry": String(forced.shouldRetry) },
+        );
+      }
+
+      const matched = matchRoute(routes, method, url.pathname);
+      if (!matched || matched === "method_not_allowed") {
+        throw invalidRequest(
+          `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+          { status: 404 },
+        );
+      }
+      if (deny.includes(matched.route.resource)) {
+        const key = request.headers.authorization?.slice(7) ?? "";
+        throw new StripeApiError(403, {
+          type: "invalid_request_error",
+          message: `The provided key '${maskKey(key)}' does not have the required permissions for this endpoint on account '${account.id}'. Having the 'rak_${matched.route.resource}_${method === "GET" ? "read" : "write"}' permission would allow this request to continue.`,
+        });
+      }
+
+      const raw: FormObject = {
+        ...parseForm(url.search.slice(1)),
+        ...parseBody(body, request.headers["content-type"]),
+      };
+      const idempotencyKey = method === "POST" ? request.headers["idempotency-key"] : undefined;
+      const key = typeof idempotencyKey === "string" && idempotencyKey ? idempotencyKey : null;
+      const endpoint = `${method} ${url.pathname}`;
+      const fingerprint = sortedJson(raw);
+      if (key) {
+        baseHeaders["idempotency-key"] = key;
+        const previous = account.idempotency.get(key);
+        if (previous) {
+          if (previous.endpoint !== endpoint) {
+            throw new StripeApiError(400, {
+              type: "idempotency_error",
+              message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${previous.endpoint}' vs '${endpoint}'). Try using a key other than '${key}' if you meant to execute a different request.`,
+            });
+          }
+          if (previous.fingerprint !== fingerprint) {
+            throw new StripeApiError(400, {
+              type: "idempotency_error",
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            });
+          }
+          send(response, previous.status, previous.body, { ...baseHeaders, "idempotent-replayed": "true" });
+          return;
+        }
+      }
+
+      const ctx: Ctx = {
+        emu,
+        account,
+        request: { id: requestId, idempotency_key: key },
+        apiVersion: typeof version === "string" ? version : (account.apiVersion ?? defaultApiVersion),
+      };
+      runDueWork({ ...ctx, request: automatic }, null, Math.floor(emu.now() / 1000));
+      const params = new Params(raw);
+      let status = 200;
+      let result: unknown;
+      try {
+        const value = matched.route.handler({ ctx, params, path: { id: matched.id } });
+        result = expandResponse(account, value, params.expand());
+      } catch (error) {
+        if (!(error instanceof StripeApiError)) throw error;
+        status = error.status;
+        result = { error: error.body };
+        Object.assign(baseHeaders, error.headers);
+      }
+      if (key && replayable(status))
+        account.idempotency.set(key, { fingerprint, endpoint, status, body: result });
+      send(response, status, result, baseHeaders);
+    } catch (error) {
+      if (response.headersSent) return;
+      if (error instanceof StripeApiError) {
+        send(response, error.status, { error: error.body }, { ...baseHeaders, ...error.headers });
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      send(
+        response,
+        500,
+        { error: { type: "api_error", message: `Stripe emulator error: ${message}` } },
+        baseHeaders,
+      );
+    }
+  };
+}

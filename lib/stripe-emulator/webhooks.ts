@@ -1,0 +1,165 @@
+import { createHmac } from "node:crypto";
+import type { Account, EmulatorEvent } from "./state";
+
+/** `Stripe-Signature` value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.payload" keyed with the secret>`. */
+export function signatureHeader(payload: string, secret: string, timestamp: number): string {
+  const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
+  return `t=${timestamp},v1=${v1}`;
+}
+
+export function eventMatches(enabledEvents: string[], type: string): boolean {
+  return enabledEvents.includes("*") || enabledEvents.includes(type);
+}
+
+/** Deliveries leave the machine never: only loopback hosts are called. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export interface WebhookOptions {
+  now: () => number;
+  /** Delays before each redelivery of a failed attempt (Stripe retries for days; tests want short). */
+  retryDelaysMs: number[];
+  timeoutMs: number;
+}
+
+/**
+ * Sends events to an account's webhook endpoints. Deliveries to one endpoint go one at a time, in
+ * event order; a failed attempt is retried later on its own (as on Stripe, order is then lost).
+ */
+export class WebhookDispatcher {
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly retries = new Map<NodeJS.Timeout, () => void>();
+  private readonly controllers = new Set<AbortController>();
+  private closed = false;
+
+  constructor(private readonly options: WebhookOptions) {}
+
+  /** Queues the event for every enabled endpoint that listens to its type; returns how many. */
+  dispatch(account: Account, event: EmulatorEvent): number {
+    const endpoints = account.store
+      .all("webhook_endpoint")
+      .filter(
+        (endpoint) => endpoint.status === "enabled" && eventMatches(endpoint.enabled_events, event.type),
+      );
+    for (const endpoint of endpoints) this.enqueue(account, endpoint.id, event, 1);
+    return endpoints.length;
+  }
+
+  /** Resolves once every attempt queued so far (including ones queued meanwhile) has finished. */
+  async settled(): Promise<void> {
+    for (;;) {
+      const tails = [...this.chains.values()];
+      await Promise.all(tails);
+      if (
+        [...this.chains.values()].every((tail, i) => tail === tails[i]) &&
+        this.chains.size === tails.length
+      )
+        return;
+    }
+  }
+
+  /** Runs every scheduled redelivery now instead of waiting for its delay. */
+  async retryNow(): Promise<void> {
+    const pending = [...this.retries];
+    this.retries.clear();
+    for (const [timer, run] of pending) {
+      clearTimeout(timer);
+      run();
+    }
+    await this.settled();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.retries.keys()) clearTimeout(timer);
+    this.retries.clear();
+    for (const controller of this.controllers) controller.abort();
+  }
+
+  private enqueue(account: Account, endpointId: string, event: EmulatorEvent, attempt: number): void {
+    const previous = this.chains.get(endpointId) ?? Promise.resolve();
+    // A failing attempt must not break the chain of later deliveries to this endpoint.
+    const next = previous
+      .then(() => this.attempt(account, endpointId, event, attempt))
+      .catch(() => undefined);
+    this.chains.set(endpointId, next);
+  }
+
+  private async attempt(
+    account: Account,
+    endpointId: string,
+    event: EmulatorEvent,
+    attempt: number,
+  ): Promise<void> {
+    if (this.closed) return;
+    const endpoint = account.store.get("webhook_endpoint", endpointId);
+    if (!endpoint || endpoint.status !== "enabled" || !endpoint.secret) return;
+    const at = Math.floor(this.options.now() / 1000);
+    const record = {
+      event: event.id,
+      type: event.type,
+      endpoint: endpoint.id,
+      url: endpoint.url,
+      attempt,
+      at,
+    };
+    if (!isLoopbackUrl(endpoint.url)) {
+      account.deliveries.push({
+        ...record,
+        status: null,
+        ok: false,
+        error: "not delivered: only loopback URLs are called",
+      });
+      return;
+    }
+    const payload = JSON.stringify(event, null, 2);
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(endpoint.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+          "cache-control": "no-cache",
+          "stripe-signature": signatureHeader(payload, endpoint.secret, at),
+        },
+        body: payload,
+        signal: controller.signal,
+      });
+      status = response.status;
+      await response.arrayBuffer().catch(() => undefined);
+    } catch (cause) {
+      error = cause instanceof Error ? cause.message : String(cause);
+    } finally {
+      clearTimeout(timer);
+      this.controllers.delete(controller);
+    }
+    if (this.closed) return;
+    const ok = status !== null && status >= 200 && status < 300;
+    account.deliveries.push({ ...record, status, ok, error: ok ? null : (error ?? `HTTP ${status}`) });
+    if (ok) {
+      event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
+      return;
+    }
+    const delay = this.options.retryDelaysMs[attempt - 1];
+    if (delay === undefined) return;
+    const run = () => this.enqueue(account, endpointId, event, attempt + 1);
+    const retry = setTimeout(() => {
+      this.retries.delete(retry);
+      run();
+    }, delay);
+    retry.unref();
+    this.retries.set(retry, run);
+  }
+}
