@@ -11,7 +11,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-cli-test-"));
 
 /** Runs `npx kassa …` as a merchant's script would: its own process, the embedded database in DATA_DIR. */
 async function kassa(...args: string[]) {
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error" };
   delete env.DATABASE_URL; // the CLI's own embedded database, whatever the test run uses
   try {
     const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env, timeout: 60_000 });
