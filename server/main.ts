@@ -7,6 +7,7 @@ import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
 import { installDatabase } from "@/lib/db";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
+import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openConfiguredDatabase, runningServer, shareEmbeddedDatabase } from "./embedded";
 
@@ -25,6 +26,8 @@ async function main() {
   installDatabase(handle);
   const stopSharing = handle.pglite ? await shareEmbeddedDatabase(handle.pglite) : async () => {};
   const demo = await ensureDemoBusiness(handle.db);
+  // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
+  const worker = startEmbeddedWorker(handle.db);
 
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();
@@ -65,8 +68,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping Kassa…`);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     server.closeAllConnections();
+    await worker.stop();
     await stopSharing();
     await handle.close();
     process.exit(0);

@@ -1,9 +1,11 @@
 import type { LookupAddress } from "node:dns";
+import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   addressRefusal,
   checkWebhookTarget,
+  pinnedLookup,
   WebhookTargetRefusedError,
   type HostResolver,
 } from "./address-policy";
@@ -153,6 +155,34 @@ describe("webhook address policy", () => {
     expect(result).toMatchObject({ ok: false, refused: true, statusCode: null });
     expect(result.error).toMatch(/^(Refused|Could not resolve)/);
     expect(connect).not.toHaveBeenCalled();
+  });
+
+  it("pins the connection to the checked addresses, whatever DNS would say now", async () => {
+    const receiver = await startLoopbackReceiver();
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = http.request(
+          {
+            hostname: "shop.example",
+            port: receiver.port,
+            path: "/hooks",
+            method: "POST",
+            agent: false,
+            lookup: pinnedLookup([{ address: "127.0.0.1", family: 4 }]) as never,
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on("error", reject);
+        request.end("{}");
+      });
+      expect(status).toBe(200);
+      expect(receiver.requests[0]!.headers.host).toBe(`shop.example:${receiver.port}`);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("refuses a name resolving to loopback before connecting (the receiver sees no connection)", async () => {

@@ -92,7 +92,6 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
           : {}),
         agent: false,
         ...(addresses.length ? { lookup: pinnedLookup(addresses) as never } : {}),
-        ...(url.protocol === "https:" ? { servername: url.hostname.replace(/^\[|\]$/g, "") } : {}),
         headers: {
           ...input.headers,
           "Content-Type": "application/json",
