@@ -12,6 +12,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-cli-test-"));
 /** Runs `npx kassa …` as a merchant's script would: its own process, the embedded database in DATA_DIR. */
 async function kassa(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error" };
+  delete env.ALLOW_PRIVATE_WEBHOOK_URLS;
   delete env.DATABASE_URL; // the CLI's own embedded database, whatever the test run uses
   try {
     const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env, timeout: 60_000 });
@@ -55,6 +56,9 @@ describe("npx kassa", () => {
     const badEvent = await kassa("business", "create", "--name", "X", "--events", "succeeded,exploded");
     expect(badEvent.code).toBe(2);
     expect(badEvent.stderr).toContain("unknown event kinds: exploded");
+    const loopback = await kassa("business", "create", "--name", "X", "--webhook-url", "http://127.0.0.1:9/hooks");
+    expect(loopback.code).toBe(2);
+    expect(loopback.stderr).toContain("must reach a public address");
     const unknown = await kassa("frobnicate");
     expect(unknown.code).toBe(2);
     const listed = JSON.parse((await kassa("business", "list", "--json")).stdout) as { data: { name: string }[] };

@@ -1,12 +1,14 @@
 // npx kassa <command> [options]: automation contract of DESIGN.md. `--json` prints one JSON object.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { DatabaseHandle } from "@/db/client";
+import { webhookEventTypes } from "@/db/schema";
 import { createBusiness } from "@/lib/businesses/create-business";
 import { listBusinesses } from "@/lib/businesses/list-businesses";
 import { installDatabase } from "@/lib/db";
 import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance";
 import { formatLedgerReport, verifyLedger } from "@/lib/ledger/verify-ledger";
-import { DomainError } from "@/lib/errors";
+import { DomainError, ValidationError } from "@/lib/errors";
+import { validateWebhookUrl } from "@/lib/webhooks/validate-webhook-url";
 import { openConfiguredDatabase } from "./embedded";
 
 type Options = ParseArgsConfig["options"];
@@ -20,16 +22,6 @@ type Command = {
   run: (db: DatabaseHandle["db"], values: Values) => Promise<{ json: unknown; text: string; exitCode?: number }>;
 };
 
-const eventKinds = [
-  "succeeded",
-  "pending_review",
-  "declined",
-  "refunded",
-  "expired",
-  "incomplete",
-  "subscription_payment_failed",
-  "subscription_canceled",
-];
 
 function required(values: Values, name: string): string {
   const value = values[name];
@@ -60,23 +52,23 @@ export const commands: Record<string, Command> = {
       const name = required(values, "name");
       const mode = oneOf(values, "mode", ["sandbox", "live"] as const, "sandbox");
       const payouts = oneOf(values, "payouts", ["on", "off"] as const, "off");
-      const webhookUrl = values["webhook-url"] as string | undefined;
-      if (webhookUrl !== undefined) {
-        let url: URL;
+      let webhookUrl: string | undefined;
+      if (typeof values["webhook-url"] === "string") {
         try {
-          url = new URL(webhookUrl);
-        } catch {
-          throw new UsageError("--webhook-url must be an absolute http(s) URL");
+          webhookUrl = validateWebhookUrl(values["webhook-url"], { field: "webhook-url" });
+        } catch (error) {
+          if (error instanceof ValidationError)
+            throw new UsageError(`--webhook-url: ${Object.values(error.fields).flat().join("; ")}`);
+          throw error;
         }
-        if (url.protocol !== "http:" && url.protocol !== "https:")
-          throw new UsageError("--webhook-url must be an absolute http(s) URL");
       }
       const events =
         typeof values.events === "string"
           ? values.events.split(",").map((e) => e.trim()).filter(Boolean)
           : ["succeeded"];
-      const unknown = events.filter((e) => !eventKinds.includes(e));
-      if (unknown.length) throw new UsageError(`unknown event kinds: ${unknown.join(", ")} (known: ${eventKinds.join(", ")})`);
+      const known: readonly string[] = webhookEventTypes;
+      const unknown = events.filter((e) => !known.includes(e));
+      if (unknown.length) throw new UsageError(`unknown event kinds: ${unknown.join(", ")} (known: ${known.join(", ")})`);
       const created = await createBusiness(db, {
         name,
         mode,
