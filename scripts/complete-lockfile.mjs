@@ -3,7 +3,7 @@
 // @next/swc-*: npm leaves the others out of package-lock.json, and `npm ci` then refuses the lock
 // as out of sync ("Missing: @next/swc-darwin-arm64@ from lock file"). This adds an entry for each
 // missing optional, platform-specific package (version from its parent, os/cpu from its name), so
-// `npm ci` accepts the lock and skips them on platforms they are not for. Decision 0010.
+// `npm ci` accepts the lock and skips them on platforms they are not for. Decision 0011.
 // Usage: node scripts/complete-lockfile.mjs   (after any `npm install` that changes the lock)
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
