@@ -1,13 +1,18 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { isLocale } from "@/lib/i18n/locales";
 import "./globals.css";
 
-export const metadata: Metadata = { title: "Kassa", description: "Payments" };
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const metadata: Metadata = { title: "Kassa", description: "Payments", icons: { icon: "/favicon.svg" } };
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#f6f7f9" };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+// Every page is rendered per request: proxy.ts gives each response a fresh CSP nonce, which Next
+// puts on its scripts while rendering (a prerendered page would carry none and be blocked).
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = (await headers()).get("x-kassa-locale");
   return (
-    <html lang="en">
+    <html lang={isLocale(locale) ? locale : "en"}>
       <body>{children}</body>
     </html>
   );

@@ -1,24 +1,15 @@
-import { expect, orderId, test } from "./fixtures";
+import { createSession, expect, expectAccessible, test } from "./fixtures";
 
 test("the checkout page shows a new session's merchant, items and total", async ({ page, request, business }) => {
-  const created = await request.post("/api/session", {
-    headers: { authorization: `Bearer ${business.public_key}` },
-    data: {
-      amount: 3700,
-      currency: "USD",
-      customer: "cus_e2e",
-      order_id: orderId(),
-      description: "<b>not bold</b>",
-      items: [
-        { name: "Notebook", quantity: 2, price: 1200 },
-        { name: "<script>alert(1)</script>", quantity: 1, price: 1300 },
-      ],
-    },
+  const id = await createSession(request, business, {
+    description: "<b>not bold</b>",
+    items: [
+      { name: "Notebook", quantity: 2, price: 1200 },
+      { name: "<script>alert(1)</script>", quantity: 1, price: 1300 },
+    ],
   });
-  expect(created.status()).toBe(201);
-  const { session_id } = (await created.json()) as { session_id: string };
 
-  await page.goto(`/checkout/${session_id}`);
+  await page.goto(`/checkout/${id}`);
   await expect(page.getByTestId("merchant")).toContainText("E2E");
   await expect(page.getByTestId("total")).toHaveText("$37.00");
   await expect(page.getByText("Notebook")).toBeVisible();
@@ -26,10 +17,124 @@ test("the checkout page shows a new session's merchant, items and total", async 
   // Item names and descriptions are text, never HTML.
   await expect(page.getByText("<script>alert(1)</script>")).toBeVisible();
   await expect(page.getByText("<b>not bold</b>")).toBeVisible();
+  // Sandbox: a visible test-mode banner, test cards, simulated wallets, every method.
+  await expect(page.getByTestId("test-mode")).toContainText("Test mode");
+  await expect(page.getByRole("button", { name: "Use 4242 4242 4242 4242" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay with Apple Pay" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay with Google Pay" })).toBeVisible();
+  await expect(page.getByRole("radio", { name: "Bitcoin" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay $37.00" })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("a session forcing a method offers only that method", async ({ page, request, business }) => {
+  const id = await createSession(request, business, { paymentMethodId: "stripe_credit" });
+  await page.goto(`/checkout/${id}`);
+  await expect(page.getByLabel("Card number")).toBeVisible();
+  await expect(page.getByRole("radio")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Pay with Apple Pay" })).toHaveCount(0);
+});
+
+test("billing details are prefilled from the session and checked before paying", async ({ page, request, business }) => {
+  const id = await createSession(request, business, { customer: { email: "grace@example.com", name: "Grace Hopper" } });
+  await page.goto(`/checkout/${id}`);
+  await expect(page.getByLabel("Full name")).toHaveValue("Grace Hopper");
+  await expect(page.getByLabel("Email")).toHaveValue("grace@example.com");
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByRole("button", { name: "Pay $37.00" }).click();
+  await expect(page.getByTestId("alert")).toContainText("Some details need your attention");
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+  await expect(page.getByText("Enter a valid card number.")).toBeVisible();
+  await expect(page.getByText("Choose a country.")).toBeVisible();
+  // The first invalid field takes the focus.
+  await expect(page.getByLabel("Card number")).toBeFocused();
 });
 
 test("an unknown session shows a clear not-found page", async ({ page }) => {
   const response = await page.goto("/checkout/cs_01NOSUCHSESSION0000000000000");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Payment session not found" })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test.describe("in Spanish", () => {
+  test.use({ locale: "es-ES", extraHTTPHeaders: { "Accept-Language": "es" } });
+
+  test("the page speaks Spanish to Accept-Language: es", async ({ page, request, business }) => {
+    const id = await createSession(request, business);
+    await page.goto(`/checkout/${id}`);
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await expect(page.getByTestId("test-mode")).toContainText("Modo de prueba");
+    await expect(page.getByTestId("total")).toHaveText(/^37,00\sUS\$$/);
+    await expect(page.getByLabel("Número de tarjeta")).toBeVisible();
+    await expect(page.getByRole("radio", { name: "Tarjeta" })).toBeChecked();
+    await expect(page.getByRole("option", { name: "Alemania" })).toBeAttached();
+    await page.getByRole("button", { name: /^Pagar 37,00\sUS\$$/ }).click();
+    await expect(page.getByText("Introduce un número de tarjeta válido.")).toBeVisible();
+    const missing = await page.goto("/checkout/cs_01NOSUCHSESSION0000000000000");
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Sesión de pago no encontrada" })).toBeVisible();
+  });
+});
+
+test.describe("in Brazilian Portuguese", () => {
+  test.use({ locale: "pt-BR", extraHTTPHeaders: { "Accept-Language": "pt-BR,pt;q=0.9" } });
+
+  test("the page speaks Portuguese to Accept-Language: pt-BR", async ({ page, request, business }) => {
+    const id = await createSession(request, business);
+    await page.goto(`/checkout/${id}`);
+    await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
+    await expect(page.getByTestId("total")).toHaveText(/^US\$\s37,00$/);
+    await expect(page.getByLabel("Número do cartão")).toBeVisible();
+  });
+});
+
+test("pages carry a strict nonce-based CSP and the other security headers", async ({ page, request, business }) => {
+  const id = await createSession(request, business);
+  const response = await page.goto(`/checkout/${id}`);
+  const headers = response!.headers();
+  const csp = headers["content-security-policy"] ?? "";
+  const directives = Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+  const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(directives["script-src"]?.join(" ") ?? "")?.[1];
+  expect(nonce, csp).toBeTruthy();
+  expect(directives["script-src"]).not.toContain("'unsafe-inline'");
+  expect(directives["script-src"]).not.toContain("'unsafe-eval'");
+  expect(directives["frame-ancestors"]).toEqual(["'none'"]);
+  expect(directives["object-src"]).toEqual(["'none'"]);
+  // A sandbox business's page never needs Stripe.js: none of Stripe's hosts are allowed.
+  expect(csp).not.toContain("stripe");
+  expect(directives["frame-src"]).toEqual(["'none'"]);
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  // Every script of the page carries this response's nonce, and the page works (it hydrated).
+  const scripts = await page.locator("script").evaluateAll((els) => els.map((el) => (el as HTMLScriptElement).nonce));
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(new Set(scripts)).toEqual(new Set([nonce]));
+  await page.getByRole("button", { name: "Use 4242 4242 4242 4242" }).click();
+  await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+  // A fresh nonce for every response.
+  const again = await request.get(`/checkout/${id}`);
+  expect(again.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
+  // The JSON API is not touched by the page proxy.
+  const api = await request.get(`/api/checkout/sessions/${id}`);
+  expect(api.status()).toBe(200);
+  expect(api.headers()["content-security-policy"]).toBeUndefined();
+});
+
+test("sandbox pages never load Stripe.js; a live business without Stripe says cards are not configured", async ({ page, request, business, liveBusiness }) => {
+  const thirdParty: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith("http://localhost")) thirdParty.push(r.url());
+  });
+  await page.goto(`/checkout/${await createSession(request, business)}`);
+  await expect(page.getByLabel("Card number")).toBeVisible();
+  const live = await page.goto(`/checkout/${await createSession(request, liveBusiness)}`);
+  await expect(page.getByRole("heading", { name: "Card payments are not configured" })).toBeVisible();
+  // Live businesses' pages may load Stripe.js, and only from Stripe.
+  expect(live!.headers()["content-security-policy"]).toContain("script-src 'self' 'nonce-");
+  expect(live!.headers()["content-security-policy"]).toContain("https://js.stripe.com");
+  expect(live!.headers()["content-security-policy"]).toContain("frame-src https://js.stripe.com");
+  await expect(page.getByTestId("test-mode")).toHaveCount(0);
+  expect(thirdParty).toEqual([]);
 });

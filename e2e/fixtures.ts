@@ -1,18 +1,47 @@
-import { execFileSync } from "node:child_process";
-import { test as base, expect } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
-type Business = { id: string; secret_key: string; public_key: string; webhook_token: string; mode: string };
+export type Business = { id: string; secret_key: string; public_key: string; webhook_token: string; mode: string };
 
-/** A fresh sandbox business per test, created through the CLI (it reaches the running server's database). */
-export const test = base.extend<{ business: Business }>({
+function createBusiness(title: string, mode: "sandbox" | "live"): Business {
+  const args = ["kassa", "business", "create", "--name", `E2E ${title.slice(0, 40)}`, "--mode", mode, "--json"];
+  const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
+  let failure = "";
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const run = spawnSync("npx", args, { env, encoding: "utf8" });
+    if (run.status === 0) return JSON.parse(run.stdout.trim().split("\n").pop()!) as Business;
+    failure = `exit ${run.status}: ${run.stderr.split("\n").filter((l) => !l.startsWith("npm warn")).join("\n")}${run.stdout}`;
+  }
+  throw new Error(`npx kassa business create failed (twice): ${failure}`);
+}
+
+/**
+ * A fresh sandbox business per test, created through the CLI (it reaches the running server's
+ * database); `liveBusiness` likewise in live mode. Every test also fails on a browser
+ * console error (a CSP violation, a React warning, a failed script) it did not expect.
+ */
+export const test = base.extend<{ business: Business; liveBusiness: Business; consoleErrors: string[] }>({
   business: async ({}, provide, testInfo) => {
-    const out = execFileSync(
-      "npx",
-      ["kassa", "business", "create", "--name", `E2E ${testInfo.title.slice(0, 40)}`, "--json"],
-      { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" }, encoding: "utf8" },
-    );
-    await provide(JSON.parse(out.trim().split("\n").pop()!) as Business);
+    await provide(createBusiness(testInfo.title, "sandbox"));
   },
+  liveBusiness: async ({}, provide, testInfo) => {
+    await provide(createBusiness(testInfo.title, "live"));
+  },
+  consoleErrors: [
+    async ({ page, baseURL }, provide) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        // Our pages only: other sites' (the Stripe emulator's 3-D Secure page) are not under test.
+        if (message.type() === "error" && baseURL && page.url().startsWith(baseURL)) errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(error.message));
+      await provide(errors);
+      // A 404 page logs its own status; anything else is a bug.
+      expect(errors.filter((e) => !/status of 404/.test(e)), "console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
@@ -22,3 +51,53 @@ export function orderId(): string {
   orderCounter += 1;
   return `e2e-${Date.now()}-${orderCounter}`;
 }
+
+/** Creates a session the way a merchant backend does, and returns its id. */
+export async function createSession(
+  request: APIRequestContext,
+  business: Business,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await request.post("/api/session", {
+    headers: { authorization: `Bearer ${business.secret_key}` },
+    data: {
+      amount: 3700,
+      currency: "USD",
+      customer: "cus_e2e",
+      order_id: orderId(),
+      items: [
+        { name: "Notebook", quantity: 2, price: 1200 },
+        { name: "Pen", quantity: 1, price: 1300 },
+      ],
+      ...overrides,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { session_id: string }).session_id;
+}
+
+/** Fills the billing details with a complete set, as a customer would. */
+export async function fillBilling(page: Page, labels = { name: "Full name", email: "Email", phone: "Phone", line1: "Address", city: "City", postal: "Postal code", country: "Country" }) {
+  await page.getByLabel(labels.name).fill("Ada Lovelace");
+  await page.getByLabel(labels.email).fill("ada@example.com");
+  await page.getByLabel(labels.phone).fill("+1 415 555 0100");
+  await page.getByLabel(labels.line1).fill("1 Market St");
+  await page.getByLabel(labels.city).fill("San Francisco");
+  await page.getByLabel(labels.postal).fill("94105");
+  await page.getByLabel(labels.country).selectOption("US");
+}
+
+/** Fills the sandbox card form. */
+export async function fillCard(page: Page, number: string) {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry date (MM/YY)").fill(`12/${String((new Date().getFullYear() + 3) % 100).padStart(2, "0")}`);
+  await page.getByLabel("Security code (CVC)").fill("123");
+}
+
+/** No serious or critical WCAG 2.1 A/AA violation on the page as it is now. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+

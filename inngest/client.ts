@@ -11,6 +11,7 @@ export const webhookDeliveryDue = eventType("kassa/webhook.delivery-due", { sche
 export const sessionExpiryDue = eventType("kassa/session.expiry-due", { schema: jobData });
 export const providerEventReceived = eventType("kassa/provider-event.received", { schema: jobData });
 export const subscriptionSetupDue = eventType("kassa/subscription.setup-due", { schema: jobData });
+export const refundDue = eventType("kassa/refund.due", { schema: jobData });
 
 /** The event announcing each job kind. */
 export const jobEventTypes = {
@@ -18,6 +19,7 @@ export const jobEventTypes = {
   expire_session: sessionExpiryDue,
   process_provider_event: providerEventReceived,
   setup_subscription: subscriptionSetupDue,
+  refund_payment: refundDue,
 } satisfies Record<JobKind, unknown>;
 
 /** Inngest's logs go through Kassa's structured logger (lib/log.ts). */

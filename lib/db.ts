@@ -12,6 +12,11 @@ export function installDatabase(handle: DatabaseHandle): void {
   holder[globalKey] = Promise.resolve(handle);
 }
 
+/** The handle installed for this process, without ever opening one (for proxy.ts). */
+export function installedDatabase(): Promise<DatabaseHandle> | undefined {
+  return holder[globalKey];
+}
+
 export function uninstallDatabase(): void {
   delete holder[globalKey];
 }

@@ -116,3 +116,42 @@ export class InsufficientPayoutBalanceError extends DomainError {
 export class PayoutsDisabledError extends DomainError {
   readonly code = "payouts_disabled";
 }
+
+/** 403 `{error: "ip_mismatch", message}`: the session was created for another IP than the payer's. */
+export class IpMismatchError extends DomainError {
+  readonly code = "ip_mismatch";
+  constructor(message = "This payment must be completed from the IP address the session was created for") {
+    super(message);
+  }
+}
+
+/** Why a session cannot be paid now. */
+export type NotPayableReason = "already_paid" | "expired" | "in_review" | "processing" | "declined";
+
+/** 409 `{error: "session_not_payable", message}`: paid, expired, held for review, or an attempt in flight. */
+export class SessionNotPayableError extends DomainError {
+  readonly code = "session_not_payable";
+  constructor(
+    readonly reason: NotPayableReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 400 `{error: "invalid_signature", message}`: an inbound provider event that does not verify. */
+export class InvalidProviderSignatureError extends DomainError {
+  readonly code = "invalid_signature";
+}
+
+/** 502 `{error: "provider_error", message}`: the payment provider refused or failed a call Kassa needed. */
+export class ProviderError extends DomainError {
+  readonly code = "provider_error";
+  constructor(
+    message: string,
+    /** The provider's own error type or code (`card_error`, `api_error`, `provider_unavailable`, ...). */
+    readonly errorType = "provider_error",
+  ) {
+    super(message);
+  }
+}

@@ -19,6 +19,9 @@ export const idPrefixes = {
   withdrawal: "wd",
   delivery: "whd",
   job: "job",
+  paymentAttempt: "pat",
+  refund: "rfd",
+  providerEvent: "pev",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

@@ -7,6 +7,7 @@ import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
 import { installDatabase } from "@/lib/db";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
+import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openConfiguredDatabase, runningServer, shareEmbeddedDatabase } from "./embedded";
@@ -28,6 +29,8 @@ async function main() {
   const demo = await ensureDemoBusiness(handle.db);
   // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
   const worker = startEmbeddedWorker(handle.db);
+  // The Stripe emulator sandbox businesses pay through (each business its own account).
+  const sandbox = await startSandboxProviders();
 
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();
@@ -73,6 +76,7 @@ async function main() {
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     server.closeAllConnections();
     await worker.stop();
+    await sandbox.stop();
     await stopSharing();
     await handle.close();
     process.exit(0);

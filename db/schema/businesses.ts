@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tsCol } from "./columns";
 
 export const businesses = pgTable("businesses", {
@@ -19,10 +19,14 @@ export const businesses = pgTable("businesses", {
   /** When true the customer pays the method's fees on top of the session amount. */
   passFeesToCustomer: boolean("pass_fees_to_customer").notNull().default(false),
   returnUrl: text("return_url"),
+  /** One-time fraud screening fee in cents added to what the customer pays on first payments (not renewals). */
+  fraudScreeningFeeCents: integer("fraud_screening_fee_cents").notNull().default(0),
+  /** Fraud screening thresholds (lib/fraud/fraud-settings.ts); null: the defaults. */
+  fraudSettings: jsonb("fraud_settings").$type<Record<string, unknown>>(),
   /** Sandbox clock: milliseconds this business's clock runs ahead of real time. */
   clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),
   createdAt: createdAt(),
-});
+}, (t) => [check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`)]);
 
 export const apiKeys = pgTable(
   "api_keys",

@@ -8,3 +8,7 @@ export * from "./payouts";
 export * from "./idempotency";
 export * from "./jobs";
 export * from "./webhooks";
+export * from "./payment-attempts";
+export * from "./refunds";
+export * from "./provider-events";
+export * from "./sandbox-provider";

@@ -9,6 +9,8 @@ export const jobKinds = [
   "expire_session",
   "process_provider_event",
   "setup_subscription",
+  /** Executes a reserved refund at its provider (lib/payments/refund-payment.ts). */
+  "refund_payment",
 ] as const;
 export type JobKind = (typeof jobKinds)[number];
 

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 import { sessions } from "./sessions";
@@ -58,10 +59,35 @@ export const payments = pgTable(
     ip: text("ip"),
     country: text("country"),
     userAgent: text("user_agent"),
+    /** The attempt (payment_attempts) this row reflects: the latest one. */
+    attemptId: text("attempt_id"),
+    /** The provider's customer (Stripe `cus_…`) created for this payment. */
+    providerCustomerId: text("provider_customer_id"),
+    /** Redirect methods: cents received so far (an underpaid payment stays `pending`). */
+    amountReceived: integer("amount_received"),
+    /** Cents refunded or being refunded (pending refunds included): never above `amount`. */
+    refundedAmount: integer("refunded_amount").notNull().default(0),
+    /** The one-time fraud screening fee included in `amount` and `fees`. */
+    screeningFee: integer("screening_fee").notNull().default(0),
+    /** Fraud screening: allow, review or decline, and the rules that decided it. */
+    fraudDecision: text("fraud_decision", { enum: ["allow", "review", "decline"] }),
+    fraudReasons: jsonb("fraud_reasons").$type<string[]>(),
+    /** The provider's risk signal (Stripe Radar `outcome.risk_level`). */
+    riskLevel: text("risk_level"),
+    /** Why the last attempt failed (`card_declined/insufficient_funds`, ...), for the page and support. */
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
+    /** The ledger transaction that credited the business: set once, never twice. */
+    creditTransactionId: text("credit_transaction_id"),
+    reviewedAt: tsCol("reviewed_at"),
+    completedAt: tsCol("completed_at"),
     createdAt: createdAt(),
     updatedAt: tsCol("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("payments_business_idx").on(t.businessId)],
+  (t) => [
+    index("payments_business_idx").on(t.businessId),
+    check("payments_refunded_within_amount", sql`${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.amount}`),
+  ],
 );
 
 export type Payment = typeof payments.$inferSelect;

@@ -1,4 +1,5 @@
 import { redispatchDueJobs } from "./jobs/redispatch-due-jobs";
+import { refundPayment } from "./payments/refund-payment";
 import { processProviderEvent } from "./provider-events/process-provider-event";
 import { expireSession } from "./sessions/expire-session";
 import { setUpSubscription } from "./subscriptions/set-up-subscription";
@@ -10,5 +11,6 @@ export const functions = [
   expireSession,
   processProviderEvent,
   setUpSubscription,
+  refundPayment,
   redispatchDueJobs,
 ];

@@ -1,6 +1,15 @@
 import type { ApiHandler, Params } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
+import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
+import { getStripeReturn, postSandboxWebhook, postStripeWebhook } from "./provider-webhooks";
+import {
+  getSandboxChallengePage,
+  getSandboxProviderPage,
+  postSandboxChallengePage,
+  postSandboxProviderPage,
+} from "./sandbox-provider-page";
+import { postSandboxSessionPay } from "./sandbox-sessions";
 import { postSession } from "./session";
 import {
   getPayoutOperations,
@@ -57,6 +66,19 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/reject", handler: postPayoutWithdrawalReject },
   { method: "POST", pattern: "/sandbox/payout-balance", handler: postSandboxPayoutBalance },
   { method: "POST", pattern: "/sandbox/clock/advance", handler: postSandboxClockAdvance },
+  { method: "POST", pattern: "/sandbox/sessions/:session_id/pay", handler: postSandboxSessionPay },
+  // Inbound provider events and returns (decision 0008): no API key, the signature is the credential.
+  { method: "POST", pattern: "/payment/stripe/webhook", handler: postStripeWebhook },
+  { method: "GET", pattern: "/payment/stripe/return", handler: getStripeReturn },
+  { method: "POST", pattern: "/payment/sandbox/webhook", handler: postSandboxWebhook },
+  // The sandbox redirect provider's own page (it stands for an external provider's site).
+  { method: "GET", pattern: "/sandbox-provider/pay/:payment_id", handler: getSandboxProviderPage },
+  { method: "POST", pattern: "/sandbox-provider/pay/:payment_id", handler: postSandboxProviderPage },
+  { method: "GET", pattern: "/sandbox-provider/3ds/:attempt_id", handler: getSandboxChallengePage },
+  { method: "POST", pattern: "/sandbox-provider/3ds/:attempt_id", handler: postSandboxChallengePage },
+  // The hosted checkout page's own endpoints (lib/api/checkout.ts).
+  { method: "GET", pattern: "/checkout/sessions/:session_id", handler: getCheckoutSessionState },
+  { method: "POST", pattern: "/checkout/sessions/:session_id/pay", handler: postCheckoutPay },
 ];
 
 function match(pattern: string, path: string): Params | null {

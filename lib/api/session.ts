@@ -4,7 +4,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { json } from "@/lib/http/respond";
 import { checkoutUrl } from "@/lib/env";
 import { limitSessionCreation } from "@/lib/rate-limit/limit-session-creation";
-import { createSession } from "@/lib/sessions/create-session";
+import { createSession, startForcedRedirect } from "@/lib/sessions/create-session";
 
 // POST /session
 export const postSession = apiHandler({
@@ -14,6 +14,13 @@ export const postSession = apiHandler({
     await limitSessionCreation(db, caller, ip);
     const body = await readJsonObject(request);
     const session = await createSession(db, caller, body, { clientIp: ip });
-    return json(201, { session_id: session.id, checkout_url: `${checkoutUrl()}/${session.id}` });
+    // A forced redirect-based method: the provider payment starts now (decision 0008).
+    const start = await startForcedRedirect(db, session, { userAgent: request.headers.get("user-agent") });
+    return json(201, {
+      session_id: session.id,
+      checkout_url: `${checkoutUrl()}/${session.id}`,
+      ...(start.redirectUrl ? { redirect_url: start.redirectUrl } : {}),
+      ...(start.paymentError ? { payment_error: start.paymentError } : {}),
+    });
   },
 });

@@ -5,12 +5,16 @@ import {
   ForbiddenError,
   InsufficientFundsError,
   InsufficientPayoutBalanceError,
+  InvalidProviderSignatureError,
+  IpMismatchError,
   NoSubscriptionMethodError,
   NotFoundError,
   PaymentMethodNotFoundError,
   PaymentNotFoundError,
   PayoutsDisabledError,
+  ProviderError,
   RateLimitedError,
+  SessionNotPayableError,
   SubscriptionRequiresSecretKeyError,
   SubscriptionsUnavailableError,
   UnauthorizedError,
@@ -53,6 +57,10 @@ export function errorResponse(error: unknown): Response | null {
   if (error instanceof InsufficientPayoutBalanceError) return json(400, { error: "Insufficient payout balance" });
   if (error instanceof PayoutsDisabledError)
     return json(403, { error: "Payouts are currently disabled. Please enable them in Settings." });
+  if (error instanceof IpMismatchError) return json(403, { error: "ip_mismatch", message: error.message });
+  if (error instanceof SessionNotPayableError) return json(409, { error: error.code, message: error.message });
+  if (error instanceof InvalidProviderSignatureError) return json(400, { error: error.code, message: error.message });
+  if (error instanceof ProviderError) return json(502, { error: error.code, message: error.message });
   if (error instanceof InsufficientFundsError) return json(400, { error: error.code, message: error.message });
   if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
   if (error instanceof ForbiddenError) return json(403, { error: error.code, message: error.message });

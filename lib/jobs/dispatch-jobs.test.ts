@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jobs } from "@/db/schema";
 import { inngest } from "@/inngest/client";
@@ -9,6 +9,8 @@ import { testDb } from "@/test/helpers";
 import { transactionWithJobs } from "./enqueue-job";
 import { registerLocalExecutor } from "./local-executors";
 import { defaultJobContext } from "./context";
+
+const webhookJobsOf = (businessId: string) => and(eq(jobs.businessId, businessId), eq(jobs.kind, "deliver_webhook"));
 
 describe("announcing jobs after commit", () => {
   afterEach(() => {
@@ -27,13 +29,14 @@ describe("announcing jobs after commit", () => {
       const send = vi.spyOn(inngest, "send").mockResolvedValue({ ids: ["x"] } as never);
       const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
       const session = await createSessionRow(biz);
+      send.mockClear(); // the session's own expiry job was announced at its creation
       const event = await transactionWithJobs(testDb(), async (tx) => {
         const created = await emitWebhookEvent(tx, { business: biz.business, session, type: "expired" });
         expect(send).not.toHaveBeenCalled(); // not before commit
         return created;
       });
       expect(send).toHaveBeenCalledTimes(1);
-      const [job] = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+      const [job] = await testDb().select().from(jobs).where(webhookJobsOf(biz.business.id));
       expect(send.mock.calls[0]![0]).toEqual([
         expect.objectContaining({
           name: "kassa/webhook.delivery-due",
@@ -49,6 +52,7 @@ describe("announcing jobs after commit", () => {
       const send = vi.spyOn(inngest, "send").mockResolvedValue({ ids: [] } as never);
       const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
       const session = await createSessionRow(biz);
+      send.mockClear(); // the session's own expiry job was announced at its creation
       await expect(
         transactionWithJobs(testDb(), async (tx) => {
           await emitWebhookEvent(tx, { business: biz.business, session, type: "expired" });
@@ -56,7 +60,7 @@ describe("announcing jobs after commit", () => {
         }),
       ).rejects.toThrow("payment failed");
       expect(send).not.toHaveBeenCalled();
-      expect(await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id))).toHaveLength(0);
+      expect(await testDb().select().from(jobs).where(webhookJobsOf(biz.business.id))).toHaveLength(0);
     });
 
     it("keeps the commit when Inngest cannot be reached (the cron re-announces)", async () => {
@@ -67,7 +71,7 @@ describe("announcing jobs after commit", () => {
         emitWebhookEvent(tx, { business: biz.business, session, type: "expired" }),
       );
       expect(event).not.toBeNull();
-      const [job] = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+      const [job] = await testDb().select().from(jobs).where(webhookJobsOf(biz.business.id));
       expect(job).toMatchObject({ status: "pending", dispatchedAt: null });
     });
   });
@@ -79,6 +83,7 @@ describe("announcing jobs after commit", () => {
     try {
       const biz = await createWebhookBusiness("https://hooks.example.com/kassa");
       const session = await createSessionRow(biz);
+      wake.mockClear(); // the session's own expiry job was announced at its creation
       await transactionWithJobs(testDb(), (tx) =>
         emitWebhookEvent(tx, { business: biz.business, session, type: "expired" }),
       );

@@ -1,4 +1,6 @@
 import type { JobKind } from "@/db/schema";
+import { processProviderEventJob } from "@/lib/payments/provider-events";
+import { refundPaymentJob } from "@/lib/payments/refund-payment";
 import { deliverWebhookJob } from "@/lib/webhooks/deliver-webhook";
 import type { JobHandler } from "./job-outcome";
 import { expireSessionJob } from "./session-expiry";
@@ -16,9 +18,10 @@ function awaitingHandler(kind: JobKind): JobHandler {
 const handlers: Record<JobKind, JobHandler> = {
   deliver_webhook: deliverWebhookJob,
   expire_session: expireSessionJob,
-  // Wired by the provider-events and subscriptions issues (replace with their handlers).
-  process_provider_event: awaitingHandler("process_provider_event"),
+  process_provider_event: processProviderEventJob,
+  // Wired by the subscriptions issue (replace with its handler).
   setup_subscription: awaitingHandler("setup_subscription"),
+  refund_payment: refundPaymentJob,
 };
 
 export function jobHandler(kind: JobKind): JobHandler {

@@ -5,6 +5,7 @@ import type { ApiCaller } from "@/lib/auth/api-keys";
 import { businessNow } from "@/lib/clock";
 import { isUniqueViolation } from "@/lib/db-errors";
 import {
+  DomainError,
   NoSubscriptionMethodError,
   PaymentMethodNotFoundError,
   SubscriptionRequiresSecretKeyError,
@@ -14,6 +15,9 @@ import {
 import { parseOrThrow } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
 import { toDbTime } from "@/lib/time";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { scheduleSessionExpiry } from "@/lib/jobs/session-expiry";
+import { log } from "@/lib/log";
 import { parseRequiredIp, sessionInputSchema } from "./session-input";
 
 export const sessionLifetimeMs = 24 * 60 * 60 * 1000;
@@ -86,32 +90,86 @@ export async function createSession(
   const now = businessNow(caller.business);
 
   try {
-    const [session] = await db
-      .insert(sessions)
-      .values({
-        id: newId("session"),
-        businessId: caller.business.id,
-        amount: input.amount,
-        currency: input.currency,
-        customer: customerId,
-        customerEmail,
-        customerPrefill: prefill,
-        orderId: input.order_id,
-        description: input.description ?? null,
-        items: input.items,
-        metadata: input.metadata ?? {},
-        paymentMethodId: input.paymentMethodId ?? null,
-        requiredIp,
-        creatorIp: caller.keyKind === "public" ? context.clientIp : null,
-        keyKind: caller.keyKind,
-        expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
-      })
-      .returning();
-    if (!session) throw new Error("session insert returned nothing");
-    return session;
+    return await transactionWithJobs(db, async (tx) => {
+      const [session] = await tx
+        .insert(sessions)
+        .values({
+          id: newId("session"),
+          businessId: caller.business.id,
+          amount: input.amount,
+          currency: input.currency,
+          customer: customerId,
+          customerEmail,
+          customerPrefill: prefill,
+          orderId: input.order_id,
+          description: input.description ?? null,
+          items: input.items,
+          metadata: input.metadata ?? {},
+          paymentMethodId: input.paymentMethodId ?? null,
+          requiredIp,
+          creatorIp: caller.keyKind === "public" ? context.clientIp : null,
+          keyKind: caller.keyKind,
+          expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
+        })
+        .returning();
+      if (!session) throw new Error("session insert returned nothing");
+      // Its expiry (24 h later on the business's clock) is written with it, or not at all.
+      await scheduleSessionExpiry(tx, session);
+      return session;
+    });
   } catch (error) {
     if (isUniqueViolation(error, "sessions_business_order_idx"))
       throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
     throw error;
+  }
+}
+
+export type SessionPaymentStart = {
+  redirectUrl?: string;
+  /** POST /session's `payment_error`: starting the forced method failed; the session still exists. */
+  paymentError?: { success: false; message: string; error_type: string };
+};
+
+/**
+ * A session forcing a redirect-based method (`sandbox_bitcoin`, `sandbox_pix_br`, ...): starts the
+ * provider payment right away (after the session committed: the provider is called outside any
+ * transaction) and answers its `redirect_url`, or the `payment_error` when starting failed.
+ */
+export async function startForcedRedirect(
+  db: Db,
+  session: Session,
+  context: { userAgent: string | null },
+): Promise<SessionPaymentStart> {
+  if (!session.paymentMethodId) return {};
+  const [method] = await db
+    .select({ redirect: paymentMethods.redirect })
+    .from(paymentMethods)
+    .where(eq(paymentMethods.id, session.paymentMethodId));
+  if (!method?.redirect) return {};
+  const { paySession } = await import("@/lib/payments/pay-session");
+  try {
+    const result = await paySession(
+      db,
+      session.id,
+      { paymentMethodId: session.paymentMethodId },
+      { ip: null, userAgent: session.keyKind === "public" ? context.userAgent : null, via: "session_start" },
+    );
+    if (result.next?.type === "redirect") return { redirectUrl: result.next.url };
+    return {
+      paymentError: {
+        success: false,
+        message: result.failure?.message ?? "The payment could not be started",
+        error_type: result.failure?.code ?? "payment_not_started",
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof DomainError)) log.error("redirect start failed", { sessionId: session.id, error });
+    return {
+      paymentError: {
+        success: false,
+        message: error instanceof DomainError ? error.message : "The payment could not be started",
+        error_type: error instanceof DomainError ? error.code : "internal_error",
+      },
+    };
   }
 }

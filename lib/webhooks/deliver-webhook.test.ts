@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import net from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jobs, payments, webhookEvents, type WebhookEvent } from "@/db/schema";
@@ -339,7 +339,12 @@ describe("outbound webhooks", () => {
     const silent = await createWebhookBusiness(null);
     const event = await payAndEmit(silent, await createSessionRow(silent));
     expect(event).toMatchObject({ status: "skipped", lastError: "no webhook URL configured" });
-    expect(await testDb().select().from(jobs).where(eq(jobs.businessId, silent.business.id))).toHaveLength(0);
+    expect(
+      await testDb()
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.businessId, silent.business.id), eq(jobs.kind, "deliver_webhook"))),
+    ).toHaveLength(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle, type Db } from "@/db/client";
 import { jobs, webhookDeliveries, webhookEvents, type Session } from "@/db/schema";
@@ -182,7 +182,10 @@ describe("embedded worker", () => {
     const started = Date.now();
     await w.stop();
     expect(Date.now() - started).toBeLessThan(700);
-    const held = await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id));
+    const held = await testDb()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.businessId, biz.business.id), eq(jobs.kind, "deliver_webhook")));
     expect(held.map((j) => [j.status, j.lockToken])).toEqual(
       Array.from({ length: 4 }, () => ["pending", null]),
     );
@@ -190,9 +193,12 @@ describe("embedded worker", () => {
     await waitUntil(() => allDelivered(ids));
     worker(testDb());
     await waitUntil(async () =>
-      (await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id))).every(
-        (j) => j.status === "done",
-      ),
+      (
+        await testDb()
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.businessId, biz.business.id), eq(jobs.kind, "deliver_webhook")))
+      ).every((j) => j.status === "done"),
     );
     expect(hooks.requests).toHaveLength(4);
   });

@@ -14,6 +14,6 @@ describe("/api/inngest", () => {
     const response = await GET(new Request("http://localhost:3000/api/inngest") as never, undefined);
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status).toBe(200);
-    expect(body).toMatchObject({ function_count: 5, mode: "dev" });
+    expect(body).toMatchObject({ function_count: 6, mode: "dev" });
   });
 });

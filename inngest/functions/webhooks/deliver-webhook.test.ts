@@ -1,5 +1,5 @@
 import { InngestTestEngine } from "@inngest/test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { jobs, webhookEvents } from "@/db/schema";
 import { mockedSleeps, setUpInngestTestEnv } from "@/inngest/testing/setup";
@@ -24,7 +24,12 @@ async function setUp(reply: (index: number) => Reply) {
   receivers.push(hooks);
   const biz = await createWebhookBusiness(hooks.url);
   const event = (await payAndEmit(biz, await createSessionRow(biz)))!;
-  const job = (await testDb().select().from(jobs).where(eq(jobs.businessId, biz.business.id)))[0]!;
+  const job = (
+    await testDb()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.businessId, biz.business.id), eq(jobs.kind, "deliver_webhook")))
+  )[0]!;
   const trigger = {
     name: "kassa/webhook.delivery-due",
     data: { jobId: job.id, businessId: biz.business.id },

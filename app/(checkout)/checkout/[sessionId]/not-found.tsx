@@ -1,9 +1,15 @@
-export default function SessionNotFound() {
+import { messagesFor } from "@/lib/i18n";
+import { requestLocale } from "../request-locale";
+
+export default async function SessionNotFound() {
+  const { states } = messagesFor(await requestLocale());
   return (
     <main className="page">
-      <section className="card" role="status">
-        <h1 className="status-title">Payment session not found</h1>
-        <p className="notice">Check the link you were given, or ask the merchant for a new one.</p>
+      <section className="card" aria-labelledby="not-found-title">
+        <h1 id="not-found-title" className="status-title">
+          {states.notFound.title}
+        </h1>
+        <p className="notice">{states.notFound.body}</p>
       </section>
     </main>
   );

@@ -1,0 +1,169 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { businesses, payments, sessions, type PaymentMethod, type SessionItem } from "@/db/schema";
+import { chargeFor } from "@/lib/fees/compute-fees";
+import { fraudSettingsOf } from "@/lib/fraud/fraud-settings";
+import { sessionExpired } from "@/lib/payments/get-payment";
+import { methodFees } from "@/lib/payments/list-methods";
+import { activeMethods } from "@/lib/sessions/create-session";
+import { checkoutState, type CheckoutState } from "./checkout-state";
+import { stripePublishableKey } from "./stripe-publishable-key";
+
+const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
+
+/** A method the customer can choose, with what they pay through it. */
+export type CheckoutMethod = {
+  id: string;
+  provider: string;
+  method: string;
+  name: string;
+  image: string;
+  /** Redirect-based: the customer finishes on the provider's page. */
+  redirect: boolean;
+  /** Countries where the method works; null: everywhere. */
+  countries: string[] | null;
+  /** Cents the customer pays with this method, and the fee part shown when passed to them. */
+  total: number;
+  customerFee: number;
+};
+
+/** What the hosted page needs to render a session: nothing secret, nothing of other sessions. */
+export type CheckoutPageData = {
+  sessionId: string;
+  merchant: string;
+  mode: "sandbox" | "live";
+  returnUrl: string | null;
+  description: string | null;
+  items: SessionItem[];
+  amount: number;
+  currency: string;
+  state: CheckoutState;
+  /** The payment's own amount and method, once an attempt exists. */
+  paidAmount: number | null;
+  paidMethod: string | null;
+  /** Why the last attempt failed, when the page opens on a failed attempt (e.g. back from 3-D Secure). */
+  failureCode: string | null;
+  methods: CheckoutMethod[];
+  prefill: { name: string; email: string; phone: string };
+  /** Live businesses: Stripe.js is loaded with this key; null in sandbox or when not connected. */
+  stripePublishableKey: string | null;
+};
+
+/** The live state of a session, for the page's polling endpoint. */
+export type CheckoutStatus = {
+  session_id: string;
+  state: CheckoutState;
+  status: string | null;
+  amount: number;
+  currency: string;
+  payment_method: string | null;
+  /** Why the last attempt failed (`card_declined/insufficient_funds`, ...), when it did. */
+  failure_code: string | null;
+};
+
+/** Only http(s) addresses become links (never `javascript:` and the like). */
+export function safeReturnUrl(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+async function loadSession(db: Db, sessionId: string) {
+  if (!sessionIdPattern.test(sessionId)) return null;
+  const [row] = await db
+    .select({ session: sessions, business: businesses, payment: payments })
+    .from(sessions)
+    .innerJoin(businesses, eq(businesses.id, sessions.businessId))
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The session's current state as the customer sees it; null when there is no such session. */
+export async function getCheckoutStatus(db: Db, sessionId: string): Promise<CheckoutStatus | null> {
+  const row = await loadSession(db, sessionId);
+  if (!row) return null;
+  return {
+    session_id: row.session.id,
+    state: checkoutState(row.payment?.status ?? null, sessionExpired(row.session, row.business)),
+    status: row.payment?.status ?? null,
+    amount: row.payment?.amount ?? row.session.amount,
+    currency: row.session.currency,
+    payment_method: row.payment?.paymentMethod ?? null,
+    failure_code: row.payment?.status === "failed" ? (row.payment.failureCode ?? null) : null,
+  };
+}
+
+/**
+ * Methods offered on the page: the business's active ones, only the forced one when the session
+ * names it, only those supporting subscriptions for a subscription session, and for a live
+ * business Stripe's only when Stripe.js can be loaded with a publishable key.
+ */
+export function offeredMethods(
+  methods: PaymentMethod[],
+  session: { paymentMethodId: string | null; subscription: boolean },
+  options: { stripeUsable: boolean },
+): PaymentMethod[] {
+  return methods.filter(
+    (m) =>
+      (!session.paymentMethodId || m.id === session.paymentMethodId) &&
+      (!session.subscription || m.supportsSubscriptions) &&
+      (m.provider !== "stripe" || options.stripeUsable),
+  );
+}
+
+export async function getCheckoutPage(db: Db, sessionId: string): Promise<CheckoutPageData | null> {
+  const row = await loadSession(db, sessionId);
+  if (!row) return null;
+  const { session, business, payment } = row;
+  const publishableKey = business.mode === "live" ? await stripePublishableKey(db, business.id) : null;
+  const methods = offeredMethods(
+    await activeMethods(db, business.id),
+    { paymentMethodId: session.paymentMethodId, subscription: session.subscriptionInterval !== null },
+    { stripeUsable: business.mode === "sandbox" || publishableKey !== null },
+  );
+  const prefill = session.customerPrefill ?? {};
+  const screeningFee = fraudSettingsOf(business).enabled ? business.fraudScreeningFeeCents : 0;
+  return {
+    sessionId: session.id,
+    merchant: business.name,
+    mode: business.mode,
+    returnUrl: safeReturnUrl(business.returnUrl),
+    description: session.description,
+    items: session.items,
+    amount: session.amount,
+    currency: session.currency,
+    state: checkoutState(payment?.status ?? null, sessionExpired(session, business)),
+    paidAmount: payment?.amount ?? null,
+    paidMethod: payment?.paymentMethod ?? null,
+    failureCode: payment?.status === "failed" ? (payment.failureCode ?? null) : null,
+    methods: methods.map((m) => {
+      // What paySession will charge: the method's gross (fees added when the business passes them
+      // on) plus the one-time fraud screening fee when screening is on.
+      const charge = chargeFor(session.amount, methodFees(m, false), business.passFeesToCustomer);
+      const total = charge.gross + screeningFee;
+      return {
+        id: m.id,
+        provider: m.provider,
+        method: m.method,
+        name: m.name,
+        image: m.image,
+        redirect: m.redirect,
+        countries: m.countries && m.countries.length ? m.countries : null,
+        total,
+        customerFee: total - session.amount,
+      };
+    }),
+    prefill: {
+      name: prefill.name ?? "",
+      email: prefill.email ?? session.customerEmail ?? "",
+      phone: prefill.phone ?? "",
+    },
+    stripePublishableKey: publishableKey,
+  };
+}

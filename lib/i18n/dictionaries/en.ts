@@ -1,0 +1,128 @@
+/** English: the reference dictionary; the others must have the same keys. */
+export const en = {
+  meta: { title: "Checkout", notFoundTitle: "Payment session not found" },
+  testMode: {
+    banner: "Test mode",
+    detail: "No real money moves. Pay with one of the test cards below.",
+  },
+  summary: {
+    heading: "Order summary",
+    payTo: "Pay {merchant}",
+    items: "Items",
+    quantity: "Quantity: {quantity}",
+    fee: "Processing fee",
+    total: "Total",
+  },
+  methods: {
+    legend: "Payment method",
+    credit: "Card",
+    apple_pay: "Apple Pay",
+    google_pay: "Google Pay",
+    bitcoin: "Bitcoin",
+    pix_br: "Pix",
+    redirectNote: "You will continue to {method} to complete the payment, then come back here.",
+    or: "Or",
+  },
+  wallet: {
+    applePay: "Pay with Apple Pay",
+    googlePay: "Pay with Google Pay",
+    simulated: "Simulated in test mode: pays with the test card 4242 4242 4242 4242.",
+  },
+  card: {
+    legend: "Card details",
+    number: "Card number",
+    expiry: "Expiry date (MM/YY)",
+    cvc: "Security code (CVC)",
+    testCards: "Test cards",
+    useCard: "Use",
+    outcomes: {
+      success: "Succeeds",
+      decline: "Declined",
+      insufficient: "Insufficient funds",
+      authentication: "Requires 3-D Secure authentication",
+      review: "Held for review",
+      fraud: "Blocked by fraud prevention",
+    },
+    live: "Card details are collected securely by Stripe.",
+    loading: "Loading secure card form…",
+    loadFailed: "The secure card form could not be loaded. Check your connection and reload the page.",
+  },
+  billing: {
+    legend: "Billing details",
+    name: "Full name",
+    email: "Email",
+    phone: "Phone",
+    line1: "Address",
+    city: "City",
+    postalCode: "Postal code",
+    country: "Country",
+    chooseCountry: "Choose a country",
+    optional: "optional",
+  },
+  errors: {
+    required: "This field is required.",
+    email: "Enter a valid email address.",
+    cardNumber: "Enter a valid card number.",
+    expiry: "Enter the expiry date as MM/YY.",
+    cardExpired: "This card has expired.",
+    cvc: "Enter the 3 or 4 digit security code.",
+    country: "Choose a country.",
+    tooLong: "This is too long.",
+    fixFields: "Some details need your attention: check the fields marked below.",
+    network: "We could not reach the payment server. Check your connection and try again.",
+    generic: "Something went wrong on our side. Nothing was charged; please try again.",
+    ipMismatch: "This payment cannot be completed from your current network. Contact the merchant for help.",
+    methodUnavailable: "This payment method is not available. Choose another one.",
+    rejected: "Some details were not accepted: {fields}.",
+    declined: "Your payment was declined. Check the details or use another card, then try again.",
+    insufficientFunds: "Your card has insufficient funds. Use another card, then try again.",
+    incorrectCvc: "The security code is incorrect. Check it, then try again.",
+    authenticationFailed: "Your bank could not confirm this payment. Try again, or use another card.",
+  },
+  pay: {
+    button: "Pay {amount}",
+    working: "Processing your payment…",
+    redirecting: "Taking you to {method}…",
+    authenticating: "Your bank asks you to confirm this payment. Taking you there…",
+  },
+  states: {
+    succeeded: {
+      title: "Payment received",
+      body: "Thank you! {merchant} has received your payment of {amount}.",
+      back: "Return to {merchant}",
+    },
+    alreadyPaid: {
+      title: "Already paid",
+      body: "This order has already been paid. There is nothing more to do.",
+    },
+    processing: {
+      title: "Payment in progress",
+      body: "We are waiting for confirmation of your payment. This page updates by itself; you can also come back later.",
+      resume: "Continue to {method}",
+      another: "Pay another way",
+    },
+    pendingReview: {
+      title: "Payment under review",
+      body: "Your payment is being reviewed. {merchant} will confirm your order once the review is finished; you do not need to do anything.",
+    },
+    declined: {
+      title: "Payment declined",
+      body: "This payment did not pass our security checks and any amount taken has been refunded. Contact {merchant} if you think this is a mistake.",
+    },
+    expired: {
+      title: "This payment link has expired",
+      body: "Payment links expire 24 hours after they are created. Ask {merchant} for a new one.",
+    },
+    notFound: {
+      title: "Payment session not found",
+      body: "Check the link you were given, or ask the merchant for a new one.",
+    },
+    noMethods: {
+      title: "Card payments are not configured",
+      body: "{merchant} cannot take payments on this page yet. Please contact them to complete your order.",
+    },
+  },
+};
+
+type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+export type Messages = Widen<typeof en>;

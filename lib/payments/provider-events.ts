@@ -1,0 +1,262 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { businesses, providerEvents, providerObjects, type ProviderEvent } from "@/db/schema";
+import { BadRequestError, InsufficientFundsError, InvalidProviderSignatureError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import type { JobHandler } from "@/lib/jobs/job-outcome";
+import { readProviderConfig } from "@/lib/providers/provider-config";
+import { sandboxWebhookSecret, verifySandboxSignature } from "@/lib/providers/sandbox/sandbox-signature";
+import { verifyStripeEvent } from "@/lib/providers/stripe/stripe-client";
+import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
+import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
+import { refreshAttempt } from "./refresh-payment";
+import { recordProviderRefund } from "./refund-payment";
+
+/**
+ * Inbound provider events (decision 0008): attributed to a business from the objects Kassa created
+ * (or the Kassa ids in their metadata), trusted only once the signature verifies with that
+ * business's secret, stored once per event id with a `process_provider_event` job in the same
+ * transaction, then processed by the job (idempotently: it re-reads the provider's state).
+ */
+
+export type ReceivedEvent =
+  | { status: "accepted"; providerEventId: string }
+  | { status: "duplicate"; providerEventId: string | null }
+  /** Nothing Kassa created: acknowledged so the provider stops retrying, and nothing is done. */
+  | { status: "ignored"; reason: string };
+
+type Json = Record<string, unknown>;
+const asObject = (value: unknown): Json | null =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null;
+const asString = (value: unknown): string | null =>
+  typeof value === "string" && value.length <= 255 ? value : null;
+
+function parseJson(raw: string): Json {
+  try {
+    const parsed = asObject(JSON.parse(raw));
+    if (parsed) return parsed;
+  } catch {
+    // answered below
+  }
+  throw new BadRequestError("invalid_payload", "The event body is not a JSON object");
+}
+
+/** Businesses the event may belong to: owners of the objects it names, and the Kassa id in its metadata. */
+async function candidateBusinesses(
+  db: Db,
+  provider: string,
+  object: Json | null,
+  extraIds: (string | null)[] = [],
+) {
+  const ids = [
+    asString(object?.id),
+    asString(object?.payment_intent),
+    asString(object?.customer),
+    asString(object?.charge),
+    ...extraIds,
+  ].filter((id): id is string => Boolean(id));
+  const owners = ids.length
+    ? await db
+        .selectDistinct({ businessId: providerObjects.businessId })
+        .from(providerObjects)
+        .where(and(eq(providerObjects.provider, provider), inArray(providerObjects.objectId, ids)))
+    : [];
+  const hinted = asString(asObject(object?.metadata)?.kassa_business_id);
+  const candidates = [...new Set([...owners.map((o) => o.businessId), ...(hinted ? [hinted] : [])])];
+  if (!candidates.length) return [];
+  const existing = await db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(inArray(businesses.id, candidates.slice(0, 5)));
+  return existing.map((b) => b.id);
+}
+
+async function storeEvent(
+  db: Db,
+  input: { businessId: string; provider: string; eventId: string; type: string; payload: Json },
+): Promise<ReceivedEvent> {
+  return transactionWithJobs(db, async (tx) => {
+    const [row] = await tx
+      .insert(providerEvents)
+      .values({
+        id: newId("providerEvent"),
+        businessId: input.businessId,
+        provider: input.provider,
+        eventId: input.eventId,
+        type: input.type.slice(0, 200),
+        payload: input.payload,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) {
+      const [existing] = await tx
+        .select({ id: providerEvents.id })
+        .from(providerEvents)
+        .where(
+          and(
+            eq(providerEvents.provider, input.provider),
+            eq(providerEvents.businessId, input.businessId),
+            eq(providerEvents.eventId, input.eventId),
+          ),
+        );
+      return { status: "duplicate", providerEventId: existing?.id ?? null };
+    }
+    await enqueueJob(tx, {
+      kind: "process_provider_event",
+      businessId: input.businessId,
+      payload: { providerEventId: row.id },
+      dedupeKey: `process_provider_event:${row.id}`,
+    });
+    return { status: "accepted", providerEventId: row.id };
+  });
+}
+
+/** POST /payment/stripe/webhook: one URL for every business. */
+export async function receiveStripeEvent(
+  db: Db,
+  raw: string,
+  signature: string | null,
+): Promise<ReceivedEvent> {
+  if (!signature) throw new InvalidProviderSignatureError("Missing Stripe-Signature header");
+  const body = parseJson(raw);
+  const object = asObject(asObject(body.data)?.object);
+  const candidates = await candidateBusinesses(db, "stripe", object);
+  if (!candidates.length) return { status: "ignored", reason: "not an object Kassa created" };
+  for (const businessId of candidates) {
+    const secret = (await readProviderConfig<StripeProviderConfig>(db, businessId, "stripe"))?.config
+      .webhookSecret;
+    if (!secret) continue;
+    const event = verifyStripeEvent(raw, signature, secret);
+    if (event)
+      return storeEvent(db, {
+        businessId,
+        provider: "stripe",
+        eventId: event.id,
+        type: event.type,
+        payload: body,
+      });
+  }
+  throw new InvalidProviderSignatureError("The Stripe-Signature does not match");
+}
+
+/** POST /payment/sandbox/webhook: the sandbox redirect provider's signed events. */
+export async function receiveSandboxEvent(
+  db: Db,
+  raw: string,
+  signature: string | null,
+): Promise<ReceivedEvent> {
+  if (!signature) throw new InvalidProviderSignatureError("Missing Sandbox-Signature header");
+  const body = parseJson(raw);
+  const payment = asObject(asObject(body.data)?.payment);
+  const candidates = await candidateBusinesses(db, "sandbox", payment);
+  if (!candidates.length) return { status: "ignored", reason: "not a payment Kassa created" };
+  for (const businessId of candidates) {
+    const secret = await sandboxWebhookSecret(db, businessId);
+    if (!verifySandboxSignature(raw, signature, secret)) continue;
+    const eventId = asString(body.id);
+    const type = asString(body.type);
+    if (!eventId || !type) throw new BadRequestError("invalid_payload", "The event has no id or type");
+    return storeEvent(db, { businessId, provider: "sandbox", eventId, type, payload: body });
+  }
+  throw new InvalidProviderSignatureError("The Sandbox-Signature does not match");
+}
+
+/** The attempt an event is about: by the provider's payment id, else by the attempt id in its metadata. */
+async function attemptOf(
+  db: Db,
+  event: ProviderEvent,
+  providerPaymentId: string | null,
+  attemptHint: string | null,
+) {
+  const byProvider = providerPaymentId
+    ? await findAttemptByProviderPayment(db, event.provider, providerPaymentId)
+    : null;
+  const attempt = byProvider ?? (attemptHint ? await findAttempt(db, attemptHint) : null);
+  return attempt && attempt.businessId === event.businessId && attempt.provider === event.provider
+    ? attempt
+    : null;
+}
+
+async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boolean; note: string }> {
+  const data = asObject(event.payload.data);
+  if (event.provider === "stripe") {
+    const object = asObject(data?.object);
+    if (event.type.startsWith("payment_intent.")) {
+      const intentId = asString(object?.id);
+      const attempt = await attemptOf(
+        db,
+        event,
+        intentId,
+        asString(asObject(object?.metadata)?.kassa_attempt_id),
+      );
+      if (!attempt || !intentId) return { handled: false, note: "no Kassa payment attempt for this intent" };
+      const settled = await refreshAttempt(db, attempt, intentId);
+      return { handled: true, note: `attempt ${attempt.id}: ${settled?.attempt.status ?? "unchanged"}` };
+    }
+    if (event.type === "charge.refunded") {
+      const intentId = asString(object?.payment_intent);
+      const attempt = await attemptOf(
+        db,
+        event,
+        intentId,
+        asString(asObject(object?.metadata)?.kassa_attempt_id),
+      );
+      const refunded = typeof object?.amount_refunded === "number" ? object.amount_refunded : null;
+      if (!attempt || !intentId || refunded === null)
+        return { handled: false, note: "no Kassa payment for this charge" };
+      const recorded = await recordProviderRefund(db, attempt.sessionId, intentId, refunded);
+      return { handled: true, note: recorded ? `refund ${recorded.id} recorded` : "refunds already known" };
+    }
+    // Subscription and invoice events are stored for the subscriptions work; nothing to do here.
+    return { handled: false, note: `${event.type}: stored, not handled by payments` };
+  }
+  if (event.provider === "sandbox") {
+    const payment = asObject(data?.payment);
+    const attempt = await attemptOf(db, event, asString(payment?.id), asString(payment?.reference));
+    if (!attempt) return { handled: false, note: "no Kassa payment attempt for this payment" };
+    const settled = await refreshAttempt(db, attempt, asString(payment?.id) ?? undefined);
+    return { handled: true, note: `attempt ${attempt.id}: ${settled?.attempt.status ?? "unchanged"}` };
+  }
+  return { handled: false, note: `unknown provider ${event.provider}` };
+}
+
+/**
+ * Processes one stored event. Safe to run twice or concurrently: the provider's state is re-read
+ * and settling an attempt twice changes nothing; the row is then marked processed (or ignored).
+ */
+export async function processProviderEvent(
+  db: Db,
+  providerEventId: string,
+): Promise<{ status: string; note: string }> {
+  const [event] = await db
+    .select()
+    .from(providerEvents)
+    .where(eq(providerEvents.id, providerEventId))
+    .limit(1);
+  if (!event) return { status: "missing", note: "no such provider event" };
+  if (event.status !== "received") return { status: event.status, note: "already processed" };
+  const { handled, note } = await handleEvent(db, event);
+  await db
+    .update(providerEvents)
+    .set({ status: handled ? "processed" : "ignored", note, processedAt: sql`now()` })
+    .where(and(eq(providerEvents.id, event.id), eq(providerEvents.status, "received")));
+  return { status: handled ? "processed" : "ignored", note };
+}
+
+// Job `process_provider_event`.
+export const processProviderEventJob: JobHandler = async (db, job) => {
+  try {
+    const { note } = await processProviderEvent(db, String(job.payload.providerEventId ?? ""));
+    return { status: "done", note };
+  } catch (error) {
+    // An external refund the balance cannot cover yet: try again later rather than give up.
+    if (error instanceof InsufficientFundsError)
+      return {
+        status: "retry",
+        at: new Date(Date.now() + 15 * 60_000),
+        note: "balance too low for an external refund",
+      };
+    throw error;
+  }
+};

@@ -1,0 +1,81 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { paymentAttempts, payments } from "@/db/schema";
+import { ConflictError } from "@/lib/errors";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
+import { getPayment, type PaymentView } from "./get-payment";
+import { creditBusiness, lockSession } from "./payment-records";
+import { executeRefundsNow, reserveRefund } from "./refund-payment";
+
+/**
+ * A payment held by fraud screening (`pending_review`: charged, not credited) is accepted: it
+ * becomes `succeeded`, its net amount is credited to the business balance, `succeeded` is sent.
+ */
+export async function acceptReviewedPayment(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+): Promise<PaymentView> {
+  const business = await transactionWithJobs(db, async (tx) => {
+    const { session, business, payment } = await lockSession(tx, sessionId, businessId);
+    if (payment?.status !== "pending_review")
+      throw new ConflictError("payment_not_in_review", "This payment is not waiting for a review");
+    const [accepted] = await tx
+      .update(payments)
+      .set({ status: "succeeded", reviewedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    await creditBusiness(tx, accepted!);
+    await emitWebhookEvent(tx, { business, session, payment: accepted!, type: "succeeded" });
+    return business;
+  });
+  return getPayment(db, business, sessionId);
+}
+
+/**
+ * A payment held by fraud screening is declined: `declined`, the customer refunded in full at the
+ * provider (nothing was credited, so nothing is debited), `declined` sent.
+ */
+export async function declineReviewedPayment(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+): Promise<PaymentView> {
+  const refundIds: string[] = [];
+  const business = await transactionWithJobs(db, async (tx) => {
+    const { session, business, payment } = await lockSession(tx, sessionId, businessId);
+    if (payment?.status !== "pending_review" || !payment.provider || !payment.providerPaymentId)
+      throw new ConflictError("payment_not_in_review", "This payment is not waiting for a review");
+    const [declined] = await tx
+      .update(payments)
+      .set({
+        status: "declined",
+        fraudDecision: "decline",
+        fraudReasons: [...(payment.fraudReasons ?? []), "review_declined"],
+        reviewedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    if (payment.attemptId)
+      await tx
+        .update(paymentAttempts)
+        .set({ status: "declined", updatedAt: sql`now()` })
+        .where(eq(paymentAttempts.id, payment.attemptId));
+    const refund = await reserveRefund(tx, {
+      payment: declined!,
+      provider: payment.provider,
+      providerPaymentId: payment.providerPaymentId,
+      amount: payment.amount - payment.refundedAmount,
+      reason: "review_declined",
+      ledgerAmount: 0,
+    });
+    refundIds.push(refund.id);
+    const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id));
+    await emitWebhookEvent(tx, { business, session, payment: current!, type: "declined" });
+    return business;
+  });
+  await executeRefundsNow(db, refundIds);
+  return getPayment(db, business, sessionId);
+}

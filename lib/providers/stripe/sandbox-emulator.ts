@@ -1,0 +1,35 @@
+import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from "@/lib/stripe-emulator";
+import { log } from "@/lib/log";
+
+// One Stripe emulator per process, shared by Next's bundles and the server's own modules (like
+// lib/db.ts's handle, it lives on globalThis). The server starts it (startSandboxProviders);
+// anything that needs it first starts it on demand.
+const key = Symbol.for("kassa.sandboxStripeEmulator");
+type Holder = { [key]?: Promise<StripeEmulator> };
+const holder = globalThis as unknown as Holder;
+
+/** Each sandbox business is its own emulator account, opened by a key derived from its id. */
+export function sandboxStripeKey(businessId: string): string {
+  return `sk_test_emu_${businessId.replace(/[^A-Za-z0-9_]/g, "_")}`;
+}
+
+/** Starts this process's emulator (once); later calls answer the same one. */
+export function startSandboxEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
+  holder[key] ??= startStripeEmulator(options).then((emulator) => {
+    log.info("stripe emulator started", { url: emulator.url });
+    return emulator;
+  });
+  return holder[key];
+}
+
+/** The running emulator, started on first use when nothing started it. */
+export function sandboxEmulator(): Promise<StripeEmulator> {
+  return startSandboxEmulator();
+}
+
+/** Stops this process's emulator, if one runs. */
+export async function stopSandboxEmulator(): Promise<void> {
+  const running = holder[key];
+  delete holder[key];
+  if (running) await (await running).close();
+}

@@ -1,0 +1,43 @@
+import Stripe from "stripe";
+
+/** Where the SDK sends requests when not to api.stripe.com: the emulator (or a stripe-mock in tests). */
+export type StripeApiLocation = { host: string; port: number; protocol: "http" | "https" };
+
+/**
+ * The official SDK for one account. Network retries reuse the SDK's idempotency keys, and every
+ * money-moving call of the adapter passes its own key (the attempt or refund id) as well.
+ */
+export function stripeClient(secretKey: string, api?: StripeApiLocation): Stripe {
+  return new Stripe(secretKey, {
+    ...(api ? { host: api.host, port: api.port, protocol: api.protocol } : {}),
+    maxNetworkRetries: 2,
+    timeout: 30_000,
+    appInfo: { name: "Kassa" },
+  });
+}
+
+/** Verifies Stripe-Signature offline (no request is sent: the key is never used). */
+const verifier = new Stripe("sk_test_signature_verification_only");
+
+/** The event when the signature verifies with this secret, else null. */
+export function verifyStripeEvent(payload: string, signature: string, secret: string): Stripe.Event | null {
+  try {
+    return verifier.webhooks.constructEvent(payload, signature, secret);
+  } catch {
+    return null;
+  }
+}
+
+/** Inbound events Kassa's endpoint subscribes to (payments now; subscriptions per the interface). */
+export const stripeWebhookEvents = [
+  "payment_intent.succeeded",
+  "payment_intent.payment_failed",
+  "payment_intent.canceled",
+  "payment_intent.requires_action",
+  "charge.refunded",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "invoice.payment_action_required",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+] as const;

@@ -1,0 +1,54 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { checkoutModeOf } from "@/lib/checkout/checkout-mode";
+import { contentSecurityPolicy, pageSecurityHeaders } from "@/lib/checkout/content-security-policy";
+import { log } from "@/lib/log";
+import { negotiateLocale } from "@/lib/i18n/negotiate-locale";
+
+/** Request header carrying the hosted page's language to its server components (and `<html lang>`). */
+const localeHeader = "x-kassa-locale";
+
+// Pages only (the matcher leaves /api and static files alone): a per-request nonce for the
+// Content-Security-Policy, which Next reads back from the request header to tag its own scripts.
+export async function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
+  const checkout = request.nextUrl.pathname.startsWith("/checkout/");
+  const policy = contentSecurityPolicy({
+    nonce,
+    // Stripe.js (its script, frames and API) only on live businesses' checkout pages.
+    allowStripe: checkout && (await liveCheckout(request.nextUrl.pathname)),
+    dev: process.env.NODE_ENV === "development",
+    https: request.nextUrl.protocol === "https:",
+  });
+
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", policy);
+  headers.delete(localeHeader);
+  if (checkout) headers.set(localeHeader, negotiateLocale(request.headers.get("accept-language")));
+
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("Content-Security-Policy", policy);
+  for (const [name, value] of Object.entries(pageSecurityHeaders)) response.headers.set(name, value);
+  return response;
+}
+
+async function liveCheckout(pathname: string): Promise<boolean> {
+  try {
+    return (await checkoutModeOf(pathname)) === "live";
+  } catch (error) {
+    // The page itself will fail to read the session too; without Stripe the policy stays strict.
+    log.warn("checkout mode lookup failed", { pathname, error });
+    return false;
+  }
+}
+
+export const config = {
+  matcher: [
+    {
+      source: "/((?!api|_next/static|_next/image|favicon.ico|methods/).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};
