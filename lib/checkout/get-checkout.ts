@@ -1,10 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, payments, sessions, type PaymentMethod, type SessionItem } from "@/db/schema";
-import { chargeFor } from "@/lib/fees/compute-fees";
-import { fraudSettingsOf } from "@/lib/fraud/fraud-settings";
+import { quotePayment } from "@/lib/payments/quote-payment";
 import { sessionExpired } from "@/lib/payments/get-payment";
-import { methodFees } from "@/lib/payments/list-methods";
 import { activeMethods } from "@/lib/sessions/create-session";
 import { checkoutState, type CheckoutState } from "./checkout-state";
 import { stripePublishableKey } from "./stripe-publishable-key";
@@ -128,7 +126,6 @@ export async function getCheckoutPage(db: Db, sessionId: string): Promise<Checko
     { stripeUsable: business.mode === "sandbox" || publishableKey !== null },
   );
   const prefill = session.customerPrefill ?? {};
-  const screeningFee = fraudSettingsOf(business).enabled ? business.fraudScreeningFeeCents : 0;
   return {
     sessionId: session.id,
     merchant: business.name,
@@ -143,10 +140,8 @@ export async function getCheckoutPage(db: Db, sessionId: string): Promise<Checko
     paidMethod: payment?.paymentMethod ?? null,
     failureCode: payment?.status === "failed" ? (payment.failureCode ?? null) : null,
     methods: methods.map((m) => {
-      // What paySession will charge: the method's gross (fees added when the business passes them
-      // on) plus the one-time fraud screening fee when screening is on.
-      const charge = chargeFor(session.amount, methodFees(m, false), business.passFeesToCustomer);
-      const total = charge.gross + screeningFee;
+      // Exactly what paySession will charge (the same quote).
+      const total = quotePayment(business, m, session.amount).amount;
       return {
         id: m.id,
         provider: m.provider,

@@ -7,7 +7,12 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   for (const issue of error.issues) {
     const [head, ...rest] = issue.path;
     const field = head === undefined ? "body" : String(head);
-    const where = rest.length ? `${rest.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")}: ` : "";
+    const where = rest.length
+      ? `${rest
+          .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+          .join("")
+          .replace(/^\./, "")}: `
+      : "";
     (fields[field] ??= []).push(`${where}${issue.message}`);
   }
   return fields;
@@ -18,3 +23,13 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.
   if (!result.success) throw new ValidationError(fieldErrors(result.error));
   return result.data;
 }
+
+/** Zod `error` callback: "<field> is required" for a missing value, else the next message. */
+export const required = (what: string) => (issue: { input: unknown }) =>
+  issue.input === undefined || issue.input === null ? `${what} is required` : undefined;
+
+// Postgres refuses NUL in text and jsonb, and unpaired surrogates in jsonb: refused up front,
+// so such input is a 400 and never reaches the database.
+const unsafeText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isSafeText = (value: string) => !unsafeText.test(value);
+export const safeText = { error: "must not contain NUL characters or unpaired surrogates" };

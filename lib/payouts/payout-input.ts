@@ -1,7 +1,5 @@
 import { z } from "zod";
-
-const required = (what: string) => (issue: { input: unknown }) =>
-  issue.input === undefined || issue.input === null ? `${what} is required` : undefined;
+import { isSafeText, required, safeText } from "@/lib/http/validation";
 
 export const maxPayoutAmount = 100_000_000;
 export const maxEmailLength = 255;
@@ -21,6 +19,7 @@ export function normalizeEmail(email: string): string {
 
 export const payoutEmail = z
   .string({ error: (i) => required("email")(i) ?? "email must be a string" })
+  .refine(isSafeText, safeText)
   .trim()
   .min(1, { error: "email is required" })
   .max(maxEmailLength, { error: `email must be at most ${maxEmailLength} characters` })
@@ -35,11 +34,13 @@ export const withdrawalSchema = z.object({
   amount: payoutAmount(),
   destination: z
     .string({ error: (i) => required("destination")(i) ?? "destination must be a string" })
+    .refine(isSafeText, safeText)
     .trim()
     .min(1, { error: "destination is required" })
     .max(500, { error: "destination must be at most 500 characters" }),
   reference: z
     .string({ error: "reference must be a string" })
+    .refine(isSafeText, safeText)
     .trim()
     .max(255, { error: "reference must be at most 255 characters" })
     .nullish(),
@@ -50,11 +51,13 @@ export type WithdrawalInput = z.infer<typeof withdrawalSchema>;
 export const settleSchema = z.object({
   reason: z
     .string({ error: "reason must be a string" })
+    .refine(isSafeText, safeText)
     .trim()
     .max(500, { error: "reason must be at most 500 characters" })
     .nullish(),
   settlement_reference: z
     .string({ error: "settlement_reference must be a string" })
+    .refine(isSafeText, safeText)
     .trim()
     .max(255, { error: "settlement_reference must be at most 255 characters" })
     .nullish(),

@@ -1,15 +1,9 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import type { Metadata } from "@/db/schema";
+import { isSafeText, required, safeText } from "@/lib/http/validation";
 
-const required = (what: string) => (issue: { input: unknown }) =>
-  issue.input === undefined || issue.input === null ? `${what} is required` : undefined;
-
-// Postgres refuses NUL in text and jsonb, and unpaired surrogates in jsonb: refused up front,
-// so such input is a 400 and never reaches the database.
-const unsafeText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const isSafeText = (value: string) => !unsafeText.test(value);
-const safeText = { error: "must not contain NUL characters or unpaired surrogates" };
+export { isSafeText };
 
 const cents = (field: string, min: number, max: number) =>
   z
@@ -64,7 +58,10 @@ const customerSchema = z.union(
       })
       .refine((c) => c.id || c.email, { error: "customer object needs an id or an email" }),
   ],
-  { error: (i) => required("customer")(i) ?? "customer must be a string or an object {id, email, name, phone}" },
+  {
+    error: (i) =>
+      required("customer")(i) ?? "customer must be a string or an object {id, email, name, phone}",
+  },
 );
 
 export const maxMetadataKeys = 50;
@@ -95,7 +92,8 @@ export function metadataProblem(value: unknown): string | null {
       }
     }
   }
-  if (Buffer.byteLength(JSON.stringify(value)) > maxMetadataBytes) return "metadata must be at most 8 KB as JSON";
+  if (Buffer.byteLength(JSON.stringify(value)) > maxMetadataBytes)
+    return "metadata must be at most 8 KB as JSON";
   return null;
 }
 
@@ -167,7 +165,8 @@ export const sessionInputSchema = z
   .refine((input) => input.amount === itemsTotal(input.items), {
     path: ["amount"],
     // Only meaningful when amount and items are themselves valid.
-    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "amount" || issue.path?.[0] === "items"),
+    when: (payload) =>
+      !payload.issues.some((issue) => issue.path?.[0] === "amount" || issue.path?.[0] === "items"),
     error: (issue) => {
       const input = issue.input as { amount: number; items: { price: number; quantity: number }[] };
       return `amount (${input.amount}) must equal the sum of price x quantity over items (${itemsTotal(input.items)})`;
@@ -183,6 +182,7 @@ export type SessionInput = z.infer<typeof sessionInputSchema>;
 /** `ip` is only meaningful with a secret key; then it must be an IPv4 or IPv6 address. */
 export function parseRequiredIp(value: unknown): string | null | { error: string } {
   if (value === undefined || value === null || value === "") return null;
-  if (typeof value !== "string" || !isIP(value.trim())) return { error: "ip must be a valid IPv4 or IPv6 address" };
+  if (typeof value !== "string" || !isIP(value.trim()))
+    return { error: "ip must be a valid IPv4 or IPv6 address" };
   return value.trim();
 }
