@@ -446,3 +446,13 @@ describe("concurrency", () => {
     expect(await balanceOf(biz)).toBe(3 * 2397);
   });
 });
+
+describe("billing details Postgres cannot store", () => {
+  it("are a 400 on the sandbox helper, never a 500, and nothing is charged", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    const res = await helperPay(biz, session_id, { customer_details: { name: "Ada\u0000" } });
+    expect(res.status).toBe(400);
+    expect((await readPayment(biz, session_id)).status).toBeNull();
+  });
+});

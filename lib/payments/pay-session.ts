@@ -21,7 +21,7 @@ import {
 } from "@/lib/errors";
 import { screenPayment } from "@/lib/fraud/screen-payment";
 import { countryOfIp } from "@/lib/geo/country-of-ip";
-import { parseOrThrow } from "@/lib/http/validation";
+import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-for";
@@ -75,7 +75,27 @@ export type PayResult = {
 /** An attempt left `started` this long (its process died mid-call) no longer blocks the session. */
 export const staleAttemptMs = 10 * 60_000;
 
-const text = (max: number) => z.string().max(max).optional();
+const text = (max: number) => z.string().max(max).refine(isSafeText, safeText).optional();
+/** Billing details as the page and the sandbox helper send them (all optional). */
+export const customerDetailsSchema = z.object({
+  name: text(200),
+  email: text(254),
+  phone: text(40),
+  address: z
+    .object({
+      line1: text(200),
+      line2: text(200),
+      city: text(100),
+      state: text(100),
+      postal_code: text(20),
+      country: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, "must be a two-letter country code")
+        .optional(),
+    })
+    .optional(),
+});
+
 const payInputSchema = z.object({
   paymentMethodId: z.string().min(1).max(64),
   card: z
@@ -90,26 +110,7 @@ const payInputSchema = z.object({
     .string()
     .regex(/^pm_[A-Za-z0-9_]{1,200}$/, "must be a Stripe PaymentMethod id")
     .optional(),
-  customerDetails: z
-    .object({
-      name: text(200),
-      email: text(254),
-      phone: text(40),
-      address: z
-        .object({
-          line1: text(200),
-          line2: text(200),
-          city: text(100),
-          state: text(100),
-          postal_code: text(20),
-          country: z
-            .string()
-            .regex(/^[A-Za-z]{2}$/, "must be a two-letter country code")
-            .optional(),
-        })
-        .optional(),
-    })
-    .optional(),
+  customerDetails: customerDetailsSchema.optional(),
 });
 type ParsedInput = z.infer<typeof payInputSchema>;
 

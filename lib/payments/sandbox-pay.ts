@@ -4,16 +4,16 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { payments, sessions, type Business } from "@/db/schema";
 import { PaymentMethodNotFoundError, PaymentNotFoundError, UnauthorizedError } from "@/lib/errors";
-import { parseOrThrow } from "@/lib/http/validation";
+import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { simulatePayerAction, type SandboxPayerAction } from "@/lib/providers/sandbox/simulator";
 import { sandboxEmulator, sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import { activeMethods } from "@/lib/sessions/create-session";
 import { getPayment, type PaymentView } from "./get-payment";
-import { paySession, type PayInput } from "./pay-session";
+import { customerDetailsSchema, paySession, type PayInput } from "./pay-session";
 import { findAttempt, sessionIdPattern } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
 
-const text = (max: number) => z.string().max(max).optional();
+const text = (max: number) => z.string().max(max).refine(isSafeText, safeText).optional();
 
 /** Body of POST /sandbox/sessions/{id}/pay (DESIGN, Contract for automation). */
 export const sandboxPaySchema = z.object({
@@ -23,26 +23,7 @@ export const sandboxPaySchema = z.object({
     .transform((v) => v.replace(/[\s-]/g, ""))
     .pipe(z.string().regex(/^\d{12,19}$/, "card_number must be 12 to 19 digits"))
     .optional(),
-  customer_details: z
-    .object({
-      name: text(200),
-      email: text(254),
-      phone: text(40),
-      address: z
-        .object({
-          line1: text(200),
-          line2: text(200),
-          city: text(100),
-          state: text(100),
-          postal_code: text(20),
-          country: z
-            .string()
-            .regex(/^[A-Za-z]{2}$/, "country must be two letters")
-            .optional(),
-        })
-        .optional(),
-    })
-    .optional(),
+  customer_details: customerDetailsSchema.optional(),
   ip: z
     .string()
     .refine((v) => isIP(v.trim()) !== 0, "ip must be a valid IPv4 or IPv6 address")
