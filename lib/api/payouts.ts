@@ -12,7 +12,13 @@ import { findPayoutUser } from "@/lib/payouts/find-payout-user";
 import { listPayoutHistory } from "@/lib/payouts/list-payout-history";
 import { listPayoutUsers } from "@/lib/payouts/list-payout-users";
 import { getWithdrawal, listWithdrawals, parseWithdrawalStatus } from "@/lib/payouts/list-withdrawals";
-import { createPayoutSchema, pageSchema, settleSchema, withdrawalSchema } from "@/lib/payouts/payout-input";
+import {
+  createPayoutSchema,
+  pageSchema,
+  settleSchema,
+  withdrawalSchema,
+  type SettleInput,
+} from "@/lib/payouts/payout-input";
 import { payoutUserView, withdrawalView } from "@/lib/payouts/payout-views";
 import { requestWithdrawal } from "@/lib/payouts/request-withdrawal";
 import {
@@ -156,47 +162,41 @@ export const getPayoutWithdrawal = apiHandler({
     ),
 });
 
+type WithdrawalRef = { businessId: string; withdrawalId: string };
+
+/** The merchant settles a pending withdrawal: one idempotent POST, the settling function varies. */
+function settleWithdrawalHandler(
+  settle: (tx: Db, ref: WithdrawalRef, input: SettleInput) => Promise<Parameters<typeof withdrawalView>[0]>,
+) {
+  return apiHandler({
+    auth: "secret",
+    handle: async ({ request, params, db, caller }) => {
+      const body = await readJsonObject(request, { allowEmpty: true });
+      const input = parseOrThrow(settleSchema, body);
+      const ref = { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" };
+      return respondIdempotently(
+        db,
+        request,
+        { businessId: caller.business.id, principal: "api" },
+        body,
+        async (tx) => ({
+          status: 200,
+          body: withdrawalView(await settle(tx, ref, input)),
+        }),
+      );
+    },
+  });
+}
+
 // POST /payout/withdrawals/{withdrawal_id}/complete
-export const postPayoutWithdrawalComplete = apiHandler({
-  auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
-    const body = await readJsonObject(request, { allowEmpty: true });
-    const input = parseOrThrow(settleSchema, body);
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
-      body,
-      async (tx) => {
-        const ref = { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" };
-        const settled = await completeWithdrawal(tx, ref, {
-          settlementReference: input.settlement_reference,
-        });
-        return { status: 200, body: withdrawalView(settled) };
-      },
-    );
-  },
-});
+export const postPayoutWithdrawalComplete = settleWithdrawalHandler((tx, ref, input) =>
+  completeWithdrawal(tx, ref, { settlementReference: input.settlement_reference }),
+);
 
 // POST /payout/withdrawals/{withdrawal_id}/reject
-export const postPayoutWithdrawalReject = apiHandler({
-  auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
-    const body = await readJsonObject(request, { allowEmpty: true });
-    const input = parseOrThrow(settleSchema, body);
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
-      body,
-      async (tx) => {
-        const ref = { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" };
-        const settled = await rejectWithdrawal(tx, ref, { reason: input.reason });
-        return { status: 200, body: withdrawalView(settled) };
-      },
-    );
-  },
-});
+export const postPayoutWithdrawalReject = settleWithdrawalHandler((tx, ref, input) =>
+  rejectWithdrawal(tx, ref, { reason: input.reason }),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Payout user side: hash authentication (header X-Payout-Hash, body payout_hash, query payout_hash).
