@@ -13,4 +13,11 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  {
+    // The Stripe emulator is a package of its own: it may not reach into Kassa.
+    files: ["packages/stripe-emulator/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/*", "../../*"], message: "The emulator package stands alone: no imports from Kassa." }] }],
+    },
+  },
 );

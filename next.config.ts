@@ -1,7 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // PGlite and postgres.js are loaded at run time from node_modules, never bundled.
+  // The Stripe emulator ships TypeScript source. PGlite and postgres.js are loaded at run time from node_modules, never bundled.
+  transpilePackages: ["@kassa/stripe-emulator"],
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "postgres", "drizzle-orm", "rate-limiter-flexible", "geoip-country"],
   poweredByHeader: false,
   typedRoutes: false,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { webhookEvents } from "@/db/schema";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
-import { sdkFor } from "@/lib/stripe-emulator/test-support";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { dispatch } from "@/lib/api/routes";
 import { api, testDb, testHandle } from "@/test/helpers";
 import { eq } from "drizzle-orm";

@@ -11,8 +11,8 @@ import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { readProviderConfig } from "@/lib/providers/provider-config";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
-import { signatureHeader } from "@/lib/stripe-emulator";
-import { sdkFor } from "@/lib/stripe-emulator/test-support";
+import { signatureHeader } from "@kassa/stripe-emulator";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { api, testDb } from "@/test/helpers";
 import { paySession } from "./pay-session";
 import {

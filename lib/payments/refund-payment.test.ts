@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
-import { sdkFor } from "@/lib/stripe-emulator/test-support";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { testDb } from "@/test/helpers";
 import { listRefunds, refundPayment } from "./refund-payment";
 import {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { updateFraudSettings } from "@/lib/fraud/fraud-settings";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
-import { sdkFor } from "@/lib/stripe-emulator/test-support";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { testDb } from "@/test/helpers";
 import { acceptReviewedPayment, declineReviewedPayment } from "./review-payment";
 import {

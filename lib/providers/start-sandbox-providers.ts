@@ -1,4 +1,4 @@
-import type { StripeEmulator, StripeEmulatorOptions } from "@/lib/stripe-emulator";
+import type { StripeEmulator, StripeEmulatorOptions } from "@kassa/stripe-emulator";
 import { startSandboxEmulator, stopSandboxEmulator } from "./stripe/sandbox-emulator";
 
 export type SandboxProviders = { emulator: StripeEmulator; stop(): Promise<void> };

@@ -3,7 +3,7 @@ import { stripePublishableKey } from "@/lib/checkout/stripe-publishable-key";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { paySession } from "@/lib/payments/pay-session";
 import { newSession, paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
-import { newSecretKey, sdkFor } from "@/lib/stripe-emulator/test-support";
+import { newSecretKey, sdkFor } from "@kassa/stripe-emulator/testing";
 import { api, testDb } from "@/test/helpers";
 import { readProviderConfig } from "../provider-config";
 import { connectStripe, disconnectStripe } from "./connect-stripe";

@@ -1,4 +1,4 @@
-import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from "@/lib/stripe-emulator";
+import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from "@kassa/stripe-emulator";
 import { log } from "@/lib/log";
 
 // One Stripe emulator per process, shared by Next's bundles and the server's own modules (like

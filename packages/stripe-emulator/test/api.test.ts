@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StripeEmulator, startStripeEmulator } from "./index";
-import { newSecretKey, sdkFor, startReceiver } from "./test-support";
+import { type StripeEmulator, startStripeEmulator } from "../src/index";
+import { newSecretKey, sdkFor, startReceiver } from "../src/test-support";
 
 let emulator: StripeEmulator;
 

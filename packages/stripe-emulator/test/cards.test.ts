@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StripeEmulator, startStripeEmulator } from "./index";
-import { newSecretKey, sdkFor } from "./test-support";
+import { type StripeEmulator, startStripeEmulator } from "../src/index";
+import { newSecretKey, sdkFor } from "../src/test-support";
 
 let emulator: StripeEmulator;
 let key: string;

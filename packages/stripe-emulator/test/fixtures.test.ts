@@ -2,17 +2,17 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StripeEmulator, startStripeEmulator } from "./index";
-import { advanceTestClock, customerWithSavedCard, days, newSecretKey, sdkFor } from "./test-support";
+import { type StripeEmulator, startStripeEmulator } from "../src/index";
+import { advanceTestClock, customerWithSavedCard, days, newSecretKey, sdkFor } from "../src/test-support";
 
 /**
- * The emulator's objects against Stripe's published fixtures (stripe/openapi fixtures3.json):
+ * The emulator's objects against Stripe's published fixtures (stripe/openapi fixtures3.json, kept in test/fixtures/stripe with Stripe's MIT licence):
  * same keys, same nesting, same JSON types. The stored objects are also typed with the SDK's own
  * types, so tsc checks them against the API version the SDK pins. Differences are listed below,
  * each with its reason; anything else fails.
  */
 const fixtures = JSON.parse(
-  readFileSync(path.resolve(process.cwd(), "../shared/stripe/fixtures3.json"), "utf8"),
+  readFileSync(path.join(import.meta.dirname, "fixtures/stripe/fixtures3.json"), "utf8"),
 ).resources as Record<string, Record<string, unknown>>;
 
 /** Known differences: fields the SDK (API 2026-10-28) has that the fixture file predates, or the reverse. */

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type StripeEmulator, startStripeEmulator } from "./index";
+import { type StripeEmulator, startStripeEmulator } from "../src/index";
 import {
   advanceTestClock,
   customerWithSavedCard,
@@ -8,7 +8,7 @@ import {
   newSecretKey,
   sdkFor,
   startReceiver,
-} from "./test-support";
+} from "../src/test-support";
 
 let emulator: StripeEmulator;
 const cleanups: (() => Promise<void>)[] = [];
