@@ -1,6 +1,6 @@
 import { boolean, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
-import { createdAt } from "./columns";
+import { createdAt, tsCol } from "./columns";
 
 /** The catalogue of methods Kassa knows; ids are `{provider}_{method}`. */
 export const paymentMethods = pgTable("payment_methods", {
@@ -33,6 +33,13 @@ export const businessProviders = pgTable(
     provider: text("provider").notNull(),
     active: boolean("active").notNull().default(false),
     configEnc: text("config_enc"),
+    /**
+     * Last passed subscription setup check (the business's endpoint at the provider), kept up to
+     * an hour so session creation need not ask Stripe each time; cleared when Stripe is connected.
+     */
+    setupCheckedAt: tsCol("setup_checked_at"),
+    /** `passed`, or `skipped` when the key may not read endpoints. */
+    setupCheck: text("setup_check"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.businessId, t.provider] })],
