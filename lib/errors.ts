@@ -52,6 +52,20 @@ export class NoSubscriptionMethodError extends DomainError {
   readonly code = "no_subscription_method";
 }
 
+/**
+ * 400 `{error: "subscription_setup_incomplete", missing_events}`: the business's endpoint at the
+ * card-billing provider is missing, disabled, or lacks events a subscription needs.
+ */
+export class SubscriptionSetupIncompleteError extends DomainError {
+  readonly code = "subscription_setup_incomplete";
+  constructor(
+    readonly missingEvents: string[],
+    message = `Kassa's webhook endpoint at Stripe is missing or lacks: ${missingEvents.join(", ")}`,
+  ) {
+    super(message);
+  }
+}
+
 export class RateLimitedError extends DomainError {
   readonly code = "rate_limit_exceeded";
   constructor(
@@ -142,6 +156,11 @@ export class SessionNotPayableError extends DomainError {
 /** 400 `{error: "invalid_signature", message}`: an inbound provider event that does not verify. */
 export class InvalidProviderSignatureError extends DomainError {
   readonly code = "invalid_signature";
+}
+
+/** 503 `{error: "provider_unavailable", message}`: the provider could not be reached; safe to retry. */
+export class ProviderUnavailableError extends DomainError {
+  readonly code = "provider_unavailable";
 }
 
 /** 502 `{error: "provider_error", message}`: the payment provider refused or failed a call Kassa needed. */

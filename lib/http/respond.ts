@@ -13,9 +13,11 @@ import {
   PaymentNotFoundError,
   PayoutsDisabledError,
   ProviderError,
+  ProviderUnavailableError,
   RateLimitedError,
   SessionNotPayableError,
   SubscriptionRequiresSecretKeyError,
+  SubscriptionSetupIncompleteError,
   SubscriptionsUnavailableError,
   UnauthorizedError,
   ValidationError,
@@ -43,6 +45,8 @@ export function errorResponse(error: unknown): Response | null {
     return json(400, { error: "no_subscription_method", message: error.message });
   if (error instanceof SubscriptionsUnavailableError)
     return json(400, { error: "subscriptions_unavailable", message: error.message });
+  if (error instanceof SubscriptionSetupIncompleteError)
+    return json(400, { error: error.code, missing_events: error.missingEvents });
   if (error instanceof RateLimitedError)
     return json(
       429,
@@ -60,6 +64,7 @@ export function errorResponse(error: unknown): Response | null {
   if (error instanceof IpMismatchError) return json(403, { error: "ip_mismatch", message: error.message });
   if (error instanceof SessionNotPayableError) return json(409, { error: error.code, message: error.message });
   if (error instanceof InvalidProviderSignatureError) return json(400, { error: error.code, message: error.message });
+  if (error instanceof ProviderUnavailableError) return json(503, { error: error.code, message: error.message });
   if (error instanceof ProviderError) return json(502, { error: error.code, message: error.message });
   if (error instanceof InsufficientFundsError) return json(400, { error: error.code, message: error.message });
   if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
