@@ -39,6 +39,11 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /**
+   * Tests only: live businesses' Stripe calls go to this API (e.g. the Stripe emulator,
+   * http://127.0.0.1:12111) instead of api.stripe.com when Stripe is connected.
+   */
+  STRIPE_API_BASE: z.url().optional(),
   /** Inngest (optional executor): with these set the app sends events and the embedded worker stays off. */
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),

@@ -10,6 +10,7 @@ import { formatLedgerReport, verifyLedger } from "@/lib/ledger/verify-ledger";
 import { DomainError, ValidationError } from "@/lib/errors";
 import { validateWebhookUrl } from "@/lib/webhooks/validate-webhook-url";
 import { openConfiguredDatabase } from "./embedded";
+import { stripeConnectCommand } from "./stripe-connect-command";
 
 type Options = ParseArgsConfig["options"];
 type Values = Record<string, string | boolean | undefined>;
@@ -112,6 +113,23 @@ export const commands: Record<string, Command> = {
         : "No businesses yet.";
       return { json: { data }, text };
     },
+  },
+  "stripe connect": {
+    usage:
+      "kassa stripe connect --business ID --key sk_live_…|rk_live_… [--webhook-secret whsec_…] [--publishable-key pk_live_…] [--json]",
+    options: {
+      business: { type: "string" },
+      key: { type: "string" },
+      "webhook-secret": { type: "string" },
+      "publishable-key": { type: "string" },
+    },
+    run: (db, values) =>
+      stripeConnectCommand(db, {
+        businessId: required(values, "business"),
+        secretKey: required(values, "key"),
+        webhookSecret: typeof values["webhook-secret"] === "string" ? values["webhook-secret"].trim() : undefined,
+        publishableKey: typeof values["publishable-key"] === "string" ? values["publishable-key"].trim() : undefined,
+      }),
   },
   "ledger verify": {
     usage: "kassa ledger verify [--business ID] [--json]",

@@ -8,6 +8,7 @@ import { installDatabase } from "@/lib/db";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
+import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openConfiguredDatabase, runningServer, shareEmbeddedDatabase } from "./embedded";
@@ -31,6 +32,8 @@ async function main() {
   const worker = startEmbeddedWorker(handle.db);
   // The Stripe emulator sandbox businesses pay through (each business its own account).
   const sandbox = await startSandboxProviders();
+  // Other sandbox businesses connect on first use; the demo now, so it sells plans at once.
+  await connectSandboxStripe(handle.db, demo.business);
 
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();

@@ -13,6 +13,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { encrypt } from "@/lib/crypto";
 import { newId, randomToken } from "@/lib/ids";
 import { providersByMode } from "@/lib/payments/catalogue";
+import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
 
 export type CreateBusinessInput = {
   name: string;
@@ -39,12 +40,13 @@ export function newWebhookToken(): string {
 /**
  * A business with its keys, its ledger accounts, and every catalogue method of its mode enabled.
  * Sandbox businesses get active Stripe-emulator and sandbox providers; a live business's Stripe
- * provider stays inactive until its Stripe key is connected.
+ * provider stays inactive until its Stripe key is connected. A sandbox business is connected to
+ * its emulator account after commit where the emulator runs, else on first use.
  */
 export async function createBusiness(db: Db, input: CreateBusinessInput): Promise<CreatedBusiness> {
   const mode = input.mode ?? "sandbox";
   const webhookToken = newWebhookToken();
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const [business] = await tx
       .insert(businesses)
       .values({
@@ -90,6 +92,8 @@ export async function createBusiness(db: Db, input: CreateBusinessInput): Promis
       });
     return { business, secretKey: secret.key, publicKey: publicKey.key, webhookToken };
   });
+  await connectSandboxStripe(db, created.business);
+  return created;
 }
 
 export async function findBusiness(db: Db, id: string): Promise<Business | undefined> {

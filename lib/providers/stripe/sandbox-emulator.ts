@@ -22,6 +22,11 @@ export function startSandboxEmulator(options: StripeEmulatorOptions = {}): Promi
   return holder[key];
 }
 
+/** Whether this process has started its emulator (a CLI run without the server has none). */
+export function sandboxEmulatorRunning(): boolean {
+  return holder[key] !== undefined;
+}
+
 /** The running emulator, started on first use when nothing started it. */
 export function sandboxEmulator(): Promise<StripeEmulator> {
   return startSandboxEmulator();

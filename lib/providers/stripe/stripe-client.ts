@@ -1,7 +1,17 @@
 import Stripe from "stripe";
+import { env } from "@/lib/env";
 
 /** Where the SDK sends requests when not to api.stripe.com: the emulator (or a stripe-mock in tests). */
 export type StripeApiLocation = { host: string; port: number; protocol: "http" | "https" };
+
+/** STRIPE_API_BASE (tests only) as the SDK's host/port/protocol; undefined means api.stripe.com. */
+export function configuredStripeApi(): StripeApiLocation | undefined {
+  const base = env().STRIPE_API_BASE;
+  if (!base) return undefined;
+  const url = new URL(base);
+  const protocol = url.protocol === "https:" ? "https" : "http";
+  return { host: url.hostname, port: Number(url.port || (protocol === "https" ? 443 : 80)), protocol };
+}
 
 /**
  * The official SDK for one account. Network retries reuse the SDK's idempotency keys, and every
@@ -27,6 +37,15 @@ export function verifyStripeEvent(payload: string, signature: string, secret: st
     return null;
   }
 }
+
+/** The events a subscription needs at Kassa's endpoint (the interface's inbound provider events). */
+export const stripeSubscriptionEvents = [
+  "invoice.paid",
+  "invoice.payment_failed",
+  "invoice.payment_action_required",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+] as const;
 
 /** Inbound events Kassa's endpoint subscribes to (payments now; subscriptions per the interface). */
 export const stripeWebhookEvents = [

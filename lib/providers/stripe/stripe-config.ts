@@ -10,6 +10,8 @@ export type StripeProviderConfig = {
   secretKey: string;
   /** Handed to the hosted page for Stripe.js (lib/checkout/stripe-publishable-key.ts). */
   publishableKey: string;
+  /** `acct_…` of the connected account (unknown for a restricted key without that permission). */
+  accountId: string;
   /** Signing secret of Kassa's endpoint on that account (`whsec_…`). */
   webhookSecret: string;
   webhookEndpointId: string;

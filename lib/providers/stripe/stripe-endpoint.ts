@@ -22,7 +22,18 @@ export function sandboxStripeWebhookUrl(): string {
   return `http://127.0.0.1:${env().PORT}${url.pathname}`;
 }
 
-export type EnsuredEndpoint = { endpointId: string; secret: string; created: boolean };
+export type EnsuredEndpoint = {
+  endpointId: string;
+  secret: string;
+  created: boolean;
+  endpoint: Stripe.WebhookEndpoint;
+};
+
+/** The events of `wanted` an endpoint does not receive (none when it takes `*`). */
+export function eventsMissingFrom(endpoint: Stripe.WebhookEndpoint, wanted: readonly string[]): string[] {
+  if (endpoint.enabled_events.includes("*")) return [];
+  return wanted.filter((type) => !endpoint.enabled_events.includes(type));
+}
 
 /**
  * Makes sure the Stripe account has Kassa's endpoint, subscribed to the events Kassa needs, and
@@ -43,17 +54,16 @@ export async function ensureStripeEndpoint(
   const ours = existing.data.filter((endpoint) => endpoint.url === url);
   const kept = ours.find((endpoint) => endpoint.id === stored.webhookEndpointId);
   if (kept && stored.webhookSecret && (!extra.emulatorUrl || extra.emulatorUrl === stored.emulatorUrl)) {
-    const missing = stripeWebhookEvents.filter(
-      (type) => !kept.enabled_events.includes("*") && !kept.enabled_events.includes(type),
-    );
+    const missing = eventsMissingFrom(kept, stripeWebhookEvents);
+    let endpoint = kept;
     if (missing.length || kept.status !== "enabled")
-      await stripe.webhookEndpoints.update(kept.id, {
-        enabled_events: [
-          ...new Set([...kept.enabled_events, ...stripeWebhookEvents]),
-        ] as Stripe.WebhookEndpointUpdateParams.EnabledEvent[],
+      endpoint = await stripe.webhookEndpoints.update(kept.id, {
+        enabled_events: (kept.enabled_events.includes("*")
+          ? ["*"]
+          : [...new Set([...kept.enabled_events, ...stripeWebhookEvents])]) as Stripe.WebhookEndpointUpdateParams.EnabledEvent[],
         disabled: false,
       });
-    return { endpointId: kept.id, secret: stored.webhookSecret, created: false };
+    return { endpointId: kept.id, secret: stored.webhookSecret, created: false, endpoint };
   }
   const endpoint = await stripe.webhookEndpoints.create({
     url,
@@ -69,5 +79,5 @@ export async function ensureStripeEndpoint(
     webhookUrl: url,
   });
   for (const stale of ours) await stripe.webhookEndpoints.del(stale.id).catch(() => undefined);
-  return { endpointId: endpoint.id, secret: endpoint.secret, created: true };
+  return { endpointId: endpoint.id, secret: endpoint.secret, created: true, endpoint };
 }
