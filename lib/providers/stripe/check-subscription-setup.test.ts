@@ -1,0 +1,155 @@
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { businessProviders } from "@/db/schema";
+import { NoSubscriptionMethodError, ProviderUnavailableError, SubscriptionSetupIncompleteError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/respond";
+import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
+import { newSecretKey, sdkFor } from "@kassa/stripe-emulator/testing";
+import { testDb } from "@/test/helpers";
+import { checkSubscriptionSetup } from "./check-subscription-setup";
+import { connectStripe } from "./connect-stripe";
+import { sandboxStripeKey } from "./sandbox-emulator";
+import { stripeSubscriptionEvents } from "./stripe-client";
+
+// Live businesses' own Stripe accounts are emulator accounts (connectStripe's options.api).
+const providers = withSandboxProviders();
+const url = "http://localhost:3000/api/payment/stripe/webhook";
+
+async function connectedLive(options: { restricted?: boolean } = {}) {
+  const biz = await paymentsBusiness({ mode: "live" });
+  const key = newSecretKey();
+  const emulator = providers.current().emulator;
+  const stripe = sdkFor(emulator, key);
+  if (options.restricted) {
+    const restricted = emulator.createRestrictedKey(key, { deny: ["webhook_endpoints"] });
+    const made = await stripe.webhookEndpoints.create({ url, enabled_events: ["invoice.paid"] });
+    await connectStripe(
+      testDb(),
+      biz.business.id,
+      { secretKey: restricted, webhookSecret: made.secret! },
+      { api: emulator.stripeConfig },
+    );
+    return { biz, key, restricted, stripe, endpointId: made.id };
+  }
+  const connected = await connectStripe(testDb(), biz.business.id, { secretKey: key }, { api: emulator.stripeConfig });
+  return { biz, key, restricted: null, stripe, endpointId: connected.webhookEndpoint!.id };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+async function cacheRow(businessId: string) {
+  const [row] = await testDb()
+    .select({ setupCheck: businessProviders.setupCheck, setupCheckedAt: businessProviders.setupCheckedAt })
+    .from(businessProviders)
+    .where(and(eq(businessProviders.businessId, businessId), eq(businessProviders.provider, "stripe")));
+  return row!;
+}
+
+async function ageCache(businessId: string, seconds: number) {
+  await testDb()
+    .update(businessProviders)
+    .set({ setupCheckedAt: sql`now() - make_interval(secs => ${seconds}::double precision)` })
+    .where(and(eq(businessProviders.businessId, businessId), eq(businessProviders.provider, "stripe")));
+}
+
+describe("checkSubscriptionSetup", () => {
+  it("passes with Kassa's endpoint, then answers from the cache for up to an hour without asking Stripe", async () => {
+    const { biz, key } = await connectedLive();
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
+    expect(await cacheRow(biz.business.id)).toMatchObject({ setupCheck: "passed", setupCheckedAt: expect.any(String) });
+
+    const emulator = providers.current().emulator;
+    emulator.setUnreachable(true, key);
+    try {
+      await ageCache(biz.business.id, 3500);
+      expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: true });
+      // Past the hour the cache is not trusted: Stripe is asked again (and is unreachable now).
+      await ageCache(biz.business.id, 3700);
+      const error = await rejection(checkSubscriptionSetup(testDb(), biz.business));
+      expect(error).toBeInstanceOf(ProviderUnavailableError);
+      const response = errorResponse(error)!;
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ error: "provider_unavailable", message: expect.stringContaining("Stripe") });
+    } finally {
+      emulator.setUnreachable(false, key);
+    }
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
+  });
+
+  it("no endpoint at Kassa's URL: 400 subscription_setup_incomplete with all five events, not cached", async () => {
+    const { biz, stripe, endpointId } = await connectedLive();
+    await stripe.webhookEndpoints.del(endpointId);
+    await stripe.webhookEndpoints.create({ url: "http://localhost:3000/elsewhere", enabled_events: ["*"] });
+    const error = await rejection(checkSubscriptionSetup(testDb(), biz.business));
+    expect(error).toBeInstanceOf(SubscriptionSetupIncompleteError);
+    const response = errorResponse(error)!;
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: "subscription_setup_incomplete",
+      missing_events: [...stripeSubscriptionEvents],
+    });
+    expect(await cacheRow(biz.business.id)).toEqual({ setupCheck: null, setupCheckedAt: null });
+
+    // Fixed at Stripe: the next session creation passes at once.
+    await stripe.webhookEndpoints.create({ url, enabled_events: ["*"] });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
+  });
+
+  it("a disabled endpoint misses every event; one lacking events names exactly those", async () => {
+    const { biz, stripe, endpointId } = await connectedLive();
+    await stripe.webhookEndpoints.update(endpointId, { disabled: true });
+    await expect(checkSubscriptionSetup(testDb(), biz.business)).rejects.toMatchObject({
+      missingEvents: [...stripeSubscriptionEvents],
+    });
+    await stripe.webhookEndpoints.update(endpointId, {
+      disabled: false,
+      enabled_events: ["payment_intent.succeeded", "invoice.paid", "customer.subscription.updated"],
+    });
+    await expect(checkSubscriptionSetup(testDb(), biz.business)).rejects.toMatchObject({
+      missingEvents: ["invoice.payment_failed", "invoice.payment_action_required", "customer.subscription.deleted"],
+    });
+  });
+
+  it("a key that may not read endpoints skips the check (cached too)", async () => {
+    const { biz } = await connectedLive({ restricted: true });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "skipped", cached: false });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "skipped", cached: true });
+  });
+
+  it("connecting again forgets the cached result", async () => {
+    const { biz, key, stripe } = await connectedLive();
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toMatchObject({ cached: false });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toMatchObject({ cached: true });
+    const emulator = providers.current().emulator;
+    const restricted = emulator.createRestrictedKey(key, { deny: ["webhook_endpoints"] });
+    const pasted = await stripe.webhookEndpoints.create({ url, enabled_events: ["*"] });
+    await connectStripe(
+      testDb(),
+      biz.business.id,
+      { secretKey: restricted, webhookSecret: pasted.secret! },
+      { api: emulator.stripeConfig },
+    );
+    expect(await cacheRow(biz.business.id)).toEqual({ setupCheck: null, setupCheckedAt: null });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "skipped", cached: false });
+  });
+
+  it("a live business without Stripe connected has no subscription method", async () => {
+    const biz = await paymentsBusiness({ mode: "live" });
+    await expect(checkSubscriptionSetup(testDb(), biz.business)).rejects.toBeInstanceOf(NoSubscriptionMethodError);
+  });
+
+  it("a sandbox business just created passes: its emulator account has Kassa's endpoint", async () => {
+    const biz = await paymentsBusiness();
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
+    const endpoints = await sdkFor(providers.current().emulator, sandboxStripeKey(biz.business.id)).webhookEndpoints.list();
+    expect(endpoints.data).toHaveLength(1);
+    expect(endpoints.data[0]).toMatchObject({ url, status: "enabled" });
+  });
+});
