@@ -152,4 +152,19 @@ describe("checkSubscriptionSetup", () => {
     expect(endpoints.data).toHaveLength(1);
     expect(endpoints.data[0]).toMatchObject({ url, status: "enabled" });
   });
+
+  it("a sandbox business whose emulator was unreachable at creation: 503, then connected on the next try", async () => {
+    const emulator = providers.current().emulator;
+    emulator.setUnreachable(true);
+    let biz: Awaited<ReturnType<typeof paymentsBusiness>>;
+    try {
+      biz = await paymentsBusiness();
+      const error = await rejection(checkSubscriptionSetup(testDb(), biz.business));
+      expect(error).toBeInstanceOf(ProviderUnavailableError);
+      expect(errorResponse(error)!.status).toBe(503);
+    } finally {
+      emulator.setUnreachable(false);
+    }
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
+  });
 });

@@ -38,7 +38,10 @@ export async function checkSubscriptionSetup(
   if (row.fresh && (row.setupCheck === "passed" || row.setupCheck === "skipped"))
     return { status: row.setupCheck, cached: true };
 
-  const stripe = await stripeFor(db, business);
+  // A sandbox business's first use creates its endpoint here: that call may fail too.
+  const stripe = await stripeFor(db, business).catch((error: unknown) => {
+    throw stripeFailure(error, "connecting the business");
+  });
   // Read after stripeFor, which may store a sandbox business's new endpoint.
   const [checked] = await db
     .select({ configEnc: businessProviders.configEnc })
