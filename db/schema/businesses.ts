@@ -25,6 +25,11 @@ export const businesses = pgTable("businesses", {
   fraudSettings: jsonb("fraud_settings").$type<Record<string, unknown>>(),
   /** Sandbox clock: milliseconds this business's clock runs ahead of real time. */
   clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),
+  /**
+   * Sandbox: the Stripe test clock (on the business's emulator account) that follows this clock,
+   * created on first need by ensureSandboxTestClock; advancing the clock advances it too.
+   */
+  stripeTestClockId: text("stripe_test_clock_id"),
   createdAt: createdAt(),
 }, (t) => [check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`)]);
 

@@ -1,0 +1,1 @@
+ALTER TABLE "businesses" ADD COLUMN "stripe_test_clock_id" text;
