@@ -1,6 +1,7 @@
 import { invalidRequest } from "./errors";
 import { newObjectId } from "./ids";
 import { type Account, defaultBillingSettings, type Emulator, Store } from "./state";
+import { claimStoredAccount, storedRestrictedKey } from "./stored-accounts";
 
 export function newAccount(emu: Emulator, key: string): Account {
   return {
@@ -19,6 +20,8 @@ export function newAccount(emu: Emulator, key: string): Account {
     deliveries: [],
     realTimeOverride: null,
     clockFailures: new Map(),
+    pendingDeliveries: new Map(),
+    restrictedKeys: new Map(),
   };
 }
 
@@ -44,8 +47,11 @@ export function authenticate(
       { status: 401 },
     );
   }
-  const restricted = emu.restrictedKeys.get(key);
-  if (restricted) return restricted;
+  const restricted = emu.restrictedKeys.get(key) ?? storedRestrictedKey(emu, key);
+  if (restricted) {
+    emu.saver.touch(restricted.account);
+    return restricted;
+  }
   if (key.startsWith("pk_")) {
     throw invalidRequest(
       "This API call cannot be made with a publishable API key. Please use a secret API key.",
@@ -57,10 +63,11 @@ export function authenticate(
   if (!/^sk_test_[A-Za-z0-9_]+$/.test(key)) {
     throw invalidRequest(`Invalid API Key provided: ${maskKey(key)}`, { status: 401 });
   }
-  let account = emu.accounts.get(key);
+  let account = emu.accounts.get(key) ?? claimStoredAccount(emu, key);
   if (!account) {
     account = newAccount(emu, key);
     emu.accounts.set(key, account);
   }
+  emu.saver.touch(account);
   return { account, deny: [] };
 }

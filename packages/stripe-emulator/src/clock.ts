@@ -33,12 +33,27 @@ export function advanceClock(ctx: Ctx, clock: Stripe.TestHelpers.TestClock, targ
   clock.status = "advancing";
   clock.status_details = { advancing: { target_frozen_time: target } };
   emit(ctx, "test_helpers.test_clock.advancing", clock, { created: clock.frozen_time });
+  finishAdvance(ctx, clock, target);
+}
+
+/** Clocks that were `advancing` when the emulator stopped finish their advance after a restart. */
+export function resumeAdvances(ctx: Ctx): void {
+  for (const clock of ctx.account.store.all("test_helpers.test_clock")) {
+    const target = clock.status_details?.advancing?.target_frozen_time;
+    if (clock.status === "advancing" && typeof target === "number") finishAdvance(ctx, clock, target);
+  }
+}
+
+function finishAdvance(ctx: Ctx, clock: Stripe.TestHelpers.TestClock, target: number): void {
   const background = { ...ctx, request: automatic };
   const work = (async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     try {
       runDueWork(background, clock.id, target);
       await ctx.emu.webhooks.settled();
+      // What the advance did is saved before the clock reads `ready`.
+      ctx.emu.saver.touch(ctx.account);
+      await ctx.emu.saver.save();
       clock.status = "ready";
       clock.status_details = {};
       emit(background, "test_helpers.test_clock.ready", clock, { created: clock.frozen_time });
@@ -51,6 +66,9 @@ export function advanceClock(ctx: Ctx, clock: Stripe.TestHelpers.TestClock, targ
       );
       emit(background, "test_helpers.test_clock.internal_failure", clock, { created: clock.frozen_time });
     }
+    ctx.account.store.touched.add(clock.id);
+    ctx.emu.saver.touch(ctx.account);
+    await ctx.emu.saver.save().catch(() => undefined);
   })();
   ctx.emu.background.add(work);
   void work.finally(() => ctx.emu.background.delete(work));

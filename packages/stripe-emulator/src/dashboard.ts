@@ -10,6 +10,7 @@ import { newRequestId } from "./ids";
 import { requireObject } from "./lookup";
 import { completeAuthentication } from "./payments";
 import { cancelFromDashboard, resumeFromDashboard } from "./resources/subscriptions";
+import { everyAccount } from "./stored-accounts";
 import {
   type Account,
   type AfterRetries,
@@ -120,8 +121,9 @@ function accountFor(emu: Emulator, request: IncomingMessage): Account {
 }
 
 function accountById(emu: Emulator, id: string): Account {
-  const account = [...emu.accounts.values()].find((a) => a.id === id);
+  const account = everyAccount(emu).find((a) => a.id === id);
   if (!account) throw invalidRequest(`No such account: '${id}'`, { status: 404 });
+  emu.saver.touch(account);
   return account;
 }
 
@@ -271,6 +273,7 @@ export async function waitForIdle(emu: Emulator): Promise<void> {
   for (let round = 0; round < 100; round++) {
     await Promise.all([...emu.background]);
     await emu.webhooks.settled();
+    await emu.saver.save();
     if (emu.background.size === 0) return;
   }
 }
@@ -300,9 +303,11 @@ export async function matchDashboard(
   }
   for (const account of emu.accounts.values()) {
     runDueWork({ emu, account, request: automatic }, null, Math.floor(emu.now() / 1000));
+    emu.saver.touch(account);
   }
   try {
     const result = await route.handle({ emu, match, url, params: new Params(raw), request });
+    await emu.saver.save();
     if ("html" in result) {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       response.end(result.html);
@@ -316,6 +321,7 @@ export async function matchDashboard(
     }
   } catch (error) {
     if (!(error instanceof StripeApiError)) throw error;
+    await emu.saver.save();
     response.writeHead(error.status, { "content-type": "application/json" });
     response.end(JSON.stringify({ error: error.body }));
   }

@@ -14,6 +14,9 @@ import {
   waitForIdle,
 } from "./dashboard";
 import { randomBase62 } from "./ids";
+import { resumeAdvances } from "./clock";
+import type { EmulatorPersistence } from "./persistence";
+import { noSaving, PersistentSaver } from "./persistence-saver";
 import { accountRoutes } from "./resources/account";
 import { chargeRoutes } from "./resources/charges";
 import { customerRoutes } from "./resources/customers";
@@ -27,11 +30,21 @@ import { testClockRoutes } from "./resources/test-clocks";
 import { webhookEndpointRoutes } from "./resources/webhook-endpoints";
 import { compileRoutes } from "./router";
 import { createRequestHandler } from "./server";
-import type { BillingSettings, DeliveryAttempt, Emulator, EmulatorEvent } from "./state";
+import { automatic, type Account, type BillingSettings, type DeliveryAttempt, type Emulator, type EmulatorEvent } from "./state";
+import { keyDigest } from "./stored-accounts";
 import { WebhookDispatcher } from "./webhooks";
 
 export type { AfterRetries, BillingSettings, DeliveryAttempt, EmulatorEvent } from "./state";
 export { signatureHeader } from "./webhooks";
+export type {
+  AccountChanges,
+  EmulatorPersistence,
+  StoredAccount,
+  StoredField,
+  StoredObject,
+} from "./persistence";
+export { memoryPersistence } from "./persistence";
+export { persistenceSchemaSql, sqlPersistence, type SqlConnection, type SqlQuery } from "./persistence-sql";
 
 export interface StripeEmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -44,6 +57,11 @@ export interface StripeEmulatorOptions {
   webhookRetryDelaysMs?: number[];
   /** How long a webhook receiver may take to answer; default 10 s. */
   webhookTimeoutMs?: number;
+  /**
+   * Where state is kept across restarts (e.g. `sqlPersistence(...)`): loaded at start, and every
+   * change saved before the response that reflects it. Default: in memory only, lost on close.
+   */
+  persistence?: EmulatorPersistence;
 }
 
 export interface StripeEmulator {
@@ -104,16 +122,38 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     now,
     retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 25_000],
     timeoutMs: options.webhookTimeoutMs ?? 10_000,
+    onAttempt: (changed) => saveInBackground(changed),
   });
   const emu: Emulator = {
     accounts: new Map(),
+    dormant: new Map(),
     restrictedKeys: new Map(),
     now,
     faults: { failNext: [], unreachable: false },
     webhooks,
     baseUrl: "",
     background: new Set(),
+    saver: noSaving,
   };
+  const saver = options.persistence ? new PersistentSaver(emu, options.persistence) : null;
+  const loaded = saver ? await saver.load() : [];
+  if (saver) emu.saver = saver;
+  /** Changes made outside a request (helpers below, webhook attempts): saved now, awaited by idle() and close(). */
+  function saveInBackground(changed: Account): void {
+    if (!saver) return;
+    saver.touch(changed);
+    const saving = saver.save().catch(() => undefined);
+    emu.background.add(saving);
+    void saving.finally(() => emu.background.delete(saving));
+  }
+  function saved<T>(key: string, change: (account: Account) => T): T {
+    const opened = account(key);
+    try {
+      return change(opened);
+    } finally {
+      saveInBackground(opened);
+    }
+  }
   const handle = createRequestHandler(
     emu,
     compileRoutes([
@@ -141,6 +181,10 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
   const urlHost = host.includes(":") ? `[${host}]` : host;
   emu.baseUrl = `http://${urlHost}:${port}`;
   const account = (key: string) => authenticate(emu, `Bearer ${key}`).account;
+  for (const restored of loaded) {
+    webhooks.resume(restored);
+    resumeAdvances({ emu, account: restored, request: automatic });
+  }
 
   return {
     url: emu.baseUrl,
@@ -153,6 +197,8 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await Promise.allSettled([...emu.background]);
+      await emu.saver.save();
     },
     events: (key, type) =>
       account(key)
@@ -160,24 +206,32 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
         .filter((event) => (type ? event.type === type : true)),
     deliveries: (key) => [...account(key).deliveries],
     accountId: (key) => account(key).id,
-    setBilling: (key, settings) => setBillingSettings(account(key), settings),
+    setBilling: (key, settings) => saved(key, (opened) => setBillingSettings(opened, settings)),
     cancelSubscriptionFromDashboard: (key, subscriptionId, opts) =>
-      cancelSubscriptionFromDashboard(dashboardCtx(emu, account(key)), subscriptionId, opts),
+      saved(key, (opened) => cancelSubscriptionFromDashboard(dashboardCtx(emu, opened), subscriptionId, opts)),
     resumeSubscriptionFromDashboard: (key, subscriptionId) =>
-      resumeSubscriptionFromDashboard(dashboardCtx(emu, account(key)), subscriptionId),
+      saved(key, (opened) => resumeSubscriptionFromDashboard(dashboardCtx(emu, opened), subscriptionId)),
     authenticatePaymentIntent: (key, paymentIntentId, outcome = "succeed") =>
-      authenticatePaymentIntent(dashboardCtx(emu, account(key)), paymentIntentId, outcome === "succeed"),
+      saved(key, (opened) =>
+        authenticatePaymentIntent(dashboardCtx(emu, opened), paymentIntentId, outcome === "succeed"),
+      ),
     setCardBehavior: (key, paymentMethodId, cardNumber) =>
-      setCardBehavior(dashboardCtx(emu, account(key)), paymentMethodId, cardNumber),
+      saved(key, (opened) => setCardBehavior(dashboardCtx(emu, opened), paymentMethodId, cardNumber)),
     setUnreachable: (unreachable, key) => {
-      (key ? account(key).faults : emu.faults).unreachable = unreachable;
+      if (key) saved(key, (opened) => (opened.faults.unreachable = unreachable));
+      else emu.faults.unreachable = unreachable;
     },
-    failNextRequests: (opts, key) => failNextRequests(key ? account(key).faults : emu.faults, opts),
-    createRestrictedKey: (key, { deny }) => {
-      const restricted = `rk_test_${randomBase62(24)}`;
-      emu.restrictedKeys.set(restricted, { account: account(key), deny });
-      return restricted;
+    failNextRequests: (opts, key) => {
+      if (key) saved(key, (opened) => failNextRequests(opened.faults, opts));
+      else failNextRequests(emu.faults, opts);
     },
+    createRestrictedKey: (key, { deny }) =>
+      saved(key, (opened) => {
+        const restricted = `rk_test_${randomBase62(24)}`;
+        emu.restrictedKeys.set(restricted, { account: opened, deny: [...deny] });
+        opened.restrictedKeys.set(keyDigest(restricted), [...deny]);
+        return restricted;
+      }),
     retryWebhooks: () => webhooks.retryNow(),
     idle: () => waitForIdle(emu),
   };

@@ -56,7 +56,7 @@ function sortedJson(value: FormValue | FormObject): string {
     .join(",")}}`;
 }
 
-function send(
+function writeResponse(
   response: ServerResponse,
   status: number,
   body: unknown,
@@ -82,6 +82,18 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = newRequestId();
     const baseHeaders: Record<string, string> = { "request-id": requestId };
+    // Write-through: a response is sent once the state it reflects is saved.
+    const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+      void emu.saver.save().then(
+        () => writeResponse(response, status, body, headers),
+        (error: unknown) =>
+          writeResponse(
+            response,
+            500,
+            { error: { type: "api_error", message: `Stripe emulator error: its state could not be saved (${String(error)}).` } },
+            headers,
+          ),
+      );
     try {
       const url = new URL(request.url ?? "/", emu.baseUrl);
       const method = (request.method ?? "GET").toUpperCase();

@@ -34,33 +34,54 @@ export interface ObjectKinds {
 }
 export type Kind = keyof ObjectKinds;
 
-/** Objects of one account, in creation order (lists are served newest first from this order). */
+/**
+ * Objects of one account, in creation order (lists are served newest first from this order).
+ * Handlers mutate stored objects in place, so every id read or written is recorded in `touched`
+ * (and removals in `removed`) until the persistence layer has compared and saved them.
+ */
 export class Store {
-  private readonly byId = new Map<string, { kind: Kind; object: unknown }>();
+  private readonly byId = new Map<string, { kind: Kind; object: unknown; seq: number }>();
   private readonly order = new Map<Kind, string[]>();
+  private lastSeq = 0;
+  readonly touched = new Set<string>();
+  readonly removed = new Set<string>();
 
   insert<K extends Kind>(kind: K, object: ObjectKinds[K]): ObjectKinds[K] {
+    return this.restore(kind, object, this.lastSeq + 1);
+  }
+
+  /** Puts back a saved object at its creation position (`seq`, increasing in creation order). */
+  restore<K extends Kind>(kind: K, object: ObjectKinds[K], seq: number): ObjectKinds[K] {
     const id = (object as { id: string }).id;
-    this.byId.set(id, { kind, object });
+    this.byId.set(id, { kind, object, seq });
+    this.lastSeq = Math.max(this.lastSeq, seq);
     const ids = this.order.get(kind) ?? [];
     ids.push(id);
     this.order.set(kind, ids);
+    this.touched.add(id);
+    this.removed.delete(id);
     return object;
   }
 
   get<K extends Kind>(kind: K, id: string): ObjectKinds[K] | undefined {
     const entry = this.byId.get(id);
-    return entry && entry.kind === kind ? (entry.object as ObjectKinds[K]) : undefined;
+    if (!entry || entry.kind !== kind) return undefined;
+    this.touched.add(id);
+    return entry.object as ObjectKinds[K];
   }
 
   /** Any object by id, whatever its kind (for expansion). */
   find(id: string): { kind: Kind; object: unknown } | undefined {
-    return this.byId.get(id);
+    const entry = this.byId.get(id);
+    if (entry) this.touched.add(id);
+    return entry;
   }
 
   /** Oldest first. */
   all<K extends Kind>(kind: K): ObjectKinds[K][] {
-    return (this.order.get(kind) ?? []).map((id) => this.byId.get(id)?.object as ObjectKinds[K]);
+    const ids = this.order.get(kind) ?? [];
+    for (const id of ids) this.touched.add(id);
+    return ids.map((id) => this.byId.get(id)?.object as ObjectKinds[K]);
   }
 
   remove(kind: Kind, id: string): void {
@@ -69,6 +90,13 @@ export class Store {
       kind,
       (this.order.get(kind) ?? []).filter((x) => x !== id),
     );
+    this.touched.delete(id);
+    this.removed.add(id);
+  }
+
+  /** What the persistence layer saves of an object, without marking it touched. */
+  entry(id: string): { kind: Kind; object: unknown; seq: number } | undefined {
+    return this.byId.get(id);
   }
 }
 
@@ -121,7 +149,25 @@ export interface Faults {
   unreachable: boolean;
 }
 
-/** One Stripe account: what one secret key sees. */
+/** A webhook delivery not done yet (its first attempt queued, or a retry scheduled): kept across restarts. */
+export interface PendingDelivery {
+  event: string;
+  endpoint: string;
+  attempt: number;
+  /** Milliseconds since the epoch (the emulator's clock) when it is due. */
+  dueAt: number;
+}
+
+/**
+ * One Stripe account: what one secret key sees.
+ *
+ * Persistence contract (src/persistence-codec.ts): every field but `key` (only its sha256 is
+ * stored) and `store` (saved object by object) is saved generically, field by field, and loaded
+ * over the defaults of `newAccount`. So a field added here is persisted without more code, as
+ * long as it holds plain JSON data, Maps (string keys; saved entry by entry) and Sets, nested
+ * freely: no class instances, functions, or references to stored objects (they come back as
+ * copies). A field that must not survive a restart belongs on `Emulator`, not here.
+ */
 export interface Account {
   id: string;
   key: string;
@@ -142,10 +188,16 @@ export interface Account {
   realTimeOverride: number | null;
   /** Why a test clock ended in `internal_failure` (an emulator bug: please report it). */
   clockFailures: Map<string, string>;
+  /** Webhook deliveries still to attempt, by `<event id> <endpoint id>`. */
+  pendingDeliveries: Map<string, PendingDelivery>;
+  /** Restricted keys of this account, by sha256 of the key: the resources they are denied. */
+  restrictedKeys: Map<string, string[]>;
 }
 
 export interface Emulator {
   accounts: Map<string, Account>;
+  /** Accounts loaded from storage whose key was not used since the start, by sha256 of the key. */
+  dormant: Map<string, Account>;
   /** Restricted keys (`rk_test_...`) made with createRestrictedKey: their account and denied resources. */
   restrictedKeys: Map<string, { account: Account; deny: string[] }>;
   /** Milliseconds since the epoch: the emulator's wall clock. */
@@ -155,8 +207,18 @@ export interface Emulator {
   webhooks: WebhookDispatcher;
   /** `http://127.0.0.1:<port>`, once listening. */
   baseUrl: string;
-  /** Background work (clock advances) that `idle()` waits for. */
+  /** Background work (clock advances, saves) that `idle()` waits for. */
   background: Set<Promise<unknown>>;
+  /** Saves changed state (a no-op without a persistence adapter). */
+  saver: StateSaver;
+}
+
+/** What the emulator's code calls to persist changes (src/persistence-saver.ts implements it). */
+export interface StateSaver {
+  /** This account may have changed (its internals are compared at the next save). */
+  touch(account: Account): void;
+  /** Saves everything changed so far; resolves once it is in the database. */
+  save(): Promise<void>;
 }
 
 /** Who caused a change: an API request (its id and idempotency key) or nobody (automatic). */

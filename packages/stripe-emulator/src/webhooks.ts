@@ -27,7 +27,11 @@ export interface WebhookOptions {
   /** Delays before each redelivery of a failed attempt (Stripe retries for days; tests want short). */
   retryDelaysMs: number[];
   timeoutMs: number;
+  /** After an attempt changed the account (delivery log, pending deliveries, the event): saves it. */
+  onAttempt?: (account: Account) => void;
 }
+
+const pendingKey = (eventId: string, endpointId: string) => `${eventId} ${endpointId}`;
 
 /**
  * Sends events to an account's webhook endpoints. Deliveries to one endpoint go one at a time, in
@@ -76,6 +80,20 @@ export class WebhookDispatcher {
     await this.settled();
   }
 
+  /** Queues again the deliveries that were pending when the emulator stopped (loaded from storage). */
+  resume(account: Account): void {
+    for (const [key, pending] of account.pendingDeliveries) {
+      const event = account.store.entry(pending.event);
+      if (event?.kind !== "event") {
+        account.pendingDeliveries.delete(key);
+        continue;
+      }
+      const delay = pending.dueAt - this.options.now();
+      if (delay <= 0) this.enqueue(account, pending.endpoint, event.object as EmulatorEvent, pending.attempt);
+      else this.schedule(account, pending.endpoint, event.object as EmulatorEvent, pending.attempt, delay);
+    }
+  }
+
   close(): void {
     this.closed = true;
     for (const timer of this.retries.keys()) clearTimeout(timer);
@@ -84,11 +102,20 @@ export class WebhookDispatcher {
   }
 
   private enqueue(account: Account, endpointId: string, event: EmulatorEvent, attempt: number): void {
+    account.pendingDeliveries.set(pendingKey(event.id, endpointId), {
+      event: event.id,
+      endpoint: endpointId,
+      attempt,
+      dueAt: this.options.now(),
+    });
     const previous = this.chains.get(endpointId) ?? Promise.resolve();
     // A failing attempt must not break the chain of later deliveries to this endpoint.
     const next = previous
       .then(() => this.attempt(account, endpointId, event, attempt))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .then(() => {
+        if (!this.closed) this.options.onAttempt?.(account);
+      });
     this.chains.set(endpointId, next);
   }
 
@@ -99,8 +126,12 @@ export class WebhookDispatcher {
     attempt: number,
   ): Promise<void> {
     if (this.closed) return;
+    const key = pendingKey(event.id, endpointId);
     const endpoint = account.store.get("webhook_endpoint", endpointId);
-    if (!endpoint || endpoint.status !== "enabled" || !endpoint.secret) return;
+    if (!endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
+      account.pendingDeliveries.delete(key);
+      return;
+    }
     const at = Math.floor(this.options.now() / 1000);
     const record = {
       event: event.id,
@@ -117,6 +148,7 @@ export class WebhookDispatcher {
         ok: false,
         error: "not delivered: only loopback URLs are called",
       });
+      account.pendingDeliveries.delete(key);
       return;
     }
     const payload = JSON.stringify(event, null, 2);
@@ -148,13 +180,25 @@ export class WebhookDispatcher {
     if (this.closed) return;
     const ok = status !== null && status >= 200 && status < 300;
     account.deliveries.push({ ...record, status, ok, error: ok ? null : (error ?? `HTTP ${status}`) });
+    account.store.touched.add(event.id);
+    account.pendingDeliveries.delete(key);
     if (ok) {
       event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
       return;
     }
     const delay = this.options.retryDelaysMs[attempt - 1];
     if (delay === undefined) return;
-    const run = () => this.enqueue(account, endpointId, event, attempt + 1);
+    account.pendingDeliveries.set(key, {
+      event: event.id,
+      endpoint: endpointId,
+      attempt: attempt + 1,
+      dueAt: this.options.now() + delay,
+    });
+    this.schedule(account, endpointId, event, attempt + 1, delay);
+  }
+
+  private schedule(account: Account, endpointId: string, event: EmulatorEvent, attempt: number, delay: number) {
+    const run = () => this.enqueue(account, endpointId, event, attempt);
     const retry = setTimeout(() => {
       this.retries.delete(retry);
       run();

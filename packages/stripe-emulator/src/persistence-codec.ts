@@ -1,0 +1,73 @@
+import type { Account } from "./state";
+import type { StoredField } from "./persistence";
+
+/**
+ * Account fields as JSON rows, generically (the contract is documented on `Account`): Maps and
+ * Sets become tagged JSON; a Map held directly by the account is saved entry by entry so that a
+ * growing one (idempotency keys, cards) costs one row per change, not a rewrite of the whole map.
+ */
+
+/** Fields never saved as rows: the key (only its digest is stored), the id (the account row) and the objects. */
+const notFields = new Set(["key", "id", "store"]);
+const tags = ["$map", "$set", "$obj"];
+
+export function encodeValue(value: unknown): unknown {
+  if (value instanceof Map) return { $map: [...value].map(([k, v]) => [encodeValue(k), encodeValue(v)]) };
+  if (value instanceof Set) return { $set: [...value].map(encodeValue) };
+  if (Array.isArray(value)) return value.map(encodeValue);
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = encodeValue(inner);
+    return Object.keys(out).some((key) => tags.includes(key)) ? { $obj: out } : out;
+  }
+  return value;
+}
+
+export function decodeValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(decodeValue);
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length === 1 && keys[0] === "$map") {
+    return new Map((record.$map as [unknown, unknown][]).map(([k, v]) => [decodeValue(k), decodeValue(v)]));
+  }
+  if (keys.length === 1 && keys[0] === "$set") return new Set((record.$set as unknown[]).map(decodeValue));
+  const plain = keys.length === 1 && keys[0] === "$obj" ? (record.$obj as Record<string, unknown>) : record;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(plain)) out[key] = decodeValue(inner);
+  return out;
+}
+
+export const fieldRowKey = (field: string, entry: string) => `${field} ${entry}`;
+
+/** Every row of the account's fields, by `fieldRowKey`. A Map field has a marker row ("") and one row per entry. */
+export function encodeAccountFields(account: Account): Map<string, StoredField> {
+  const rows = new Map<string, StoredField>();
+  const add = (field: string, entry: string, value: unknown) => {
+    const document = JSON.stringify(encodeValue(value));
+    if (document !== undefined) rows.set(fieldRowKey(field, entry), { field, entry, document });
+  };
+  for (const [field, value] of Object.entries(account)) {
+    if (notFields.has(field)) continue;
+    if (value instanceof Map) {
+      add(field, "", { $map: [] });
+      for (const [key, inner] of value as Map<unknown, unknown>) add(field, `=${String(key)}`, inner);
+    } else add(field, "", value);
+  }
+  return rows;
+}
+
+/** Sets the stored fields on an account made by `newAccount` (fields not stored keep their defaults). */
+export function applyAccountFields(account: Account, rows: StoredField[]): void {
+  const target = account as unknown as Record<string, unknown>;
+  const whole = rows.filter((row) => row.entry === "");
+  for (const row of whole) {
+    if (notFields.has(row.field)) continue;
+    target[row.field] = decodeValue(JSON.parse(row.document));
+  }
+  for (const row of rows) {
+    if (row.entry === "" || notFields.has(row.field)) continue;
+    const map = target[row.field];
+    if (map instanceof Map) map.set(row.entry.slice(1), decodeValue(JSON.parse(row.document)));
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Where the emulator keeps its state between runs. Documents are JSON text. An adapter stores
+ * three things: accounts (by sha256 of their secret key, never the key), their objects (one row
+ * each, with their creation order) and their other fields (one row per field, or per entry of a
+ * Map field). `save` must apply all its changes atomically (one database transaction).
+ */
+export interface EmulatorPersistence {
+  load(): Promise<StoredAccount[]>;
+  save(changes: AccountChanges[]): Promise<void>;
+}
+
+export interface StoredObject {
+  id: string;
+  kind: string;
+  /** Creation order within the account. */
+  seq: number;
+  document: string;
+}
+
+/** `entry` is "" for a whole field, or "=<key>" for one entry of a Map field. */
+export interface StoredField {
+  field: string;
+  entry: string;
+  document: string;
+}
+
+export interface StoredAccount {
+  keyDigest: string;
+  id: string;
+  objects: StoredObject[];
+  fields: StoredField[];
+}
+
+export interface AccountChanges {
+  keyDigest: string;
+  id: string;
+  /** The account row does not exist yet. */
+  created: boolean;
+  objects: StoredObject[];
+  removedObjects: string[];
+  fields: StoredField[];
+  removedFields: { field: string; entry: string }[];
+}
+
+/** Keeps state in this process only: what a restart of the emulator (not of the process) reads back. */
+export function memoryPersistence(): EmulatorPersistence & { saves: number } {
+  const accounts = new Map<
+    string,
+    { keyDigest: string; id: string; objects: Map<string, StoredObject>; fields: Map<string, StoredField> }
+  >();
+  const adapter = {
+    saves: 0,
+    load: () =>
+      Promise.resolve(
+        [...accounts.values()].map((account) => ({
+          keyDigest: account.keyDigest,
+          id: account.id,
+          objects: [...account.objects.values()].map((o) => ({ ...o })),
+          fields: [...account.fields.values()].map((f) => ({ ...f })),
+        })),
+      ),
+    save: (changes: AccountChanges[]) => {
+      const missing = changes.find((change) => !change.created && !accounts.has(change.id));
+      if (missing) return Promise.reject(new Error(`No stored account ${missing.id}`));
+      adapter.saves++;
+      for (const change of changes) {
+        let account = accounts.get(change.id);
+        if (!account) {
+          account = { keyDigest: change.keyDigest, id: change.id, objects: new Map(), fields: new Map() };
+          accounts.set(change.id, account);
+        }
+        for (const object of change.objects) account.objects.set(object.id, { ...object });
+        for (const id of change.removedObjects) account.objects.delete(id);
+        for (const field of change.fields) account.fields.set(`${field.field} ${field.entry}`, { ...field });
+        for (const field of change.removedFields) account.fields.delete(`${field.field} ${field.entry}`);
+      }
+      return Promise.resolve();
+    },
+  };
+  return adapter;
+}
