@@ -50,7 +50,7 @@ export function encodeAccountFields(account: Account): Map<string, StoredField> 
   for (const [field, value] of Object.entries(account)) {
     if (notFields.has(field)) continue;
     if (value instanceof Map) {
-      add(field, "", { $map: [] });
+      add(field, "", new Map());
       for (const [key, inner] of value as Map<unknown, unknown>) add(field, `=${String(key)}`, inner);
     } else add(field, "", value);
   }

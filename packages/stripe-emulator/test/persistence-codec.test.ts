@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { newAccount } from "../src/accounts";
+import { applyAccountFields, decodeValue, encodeAccountFields, encodeValue } from "../src/persistence-codec";
+import type { Emulator } from "../src/state";
+
+const emu = { now: () => Date.UTC(2030, 0, 1) } as Emulator;
+
+/** An account with every non-object field away from its default. */
+function populatedAccount() {
+  const account = newAccount(emu, "sk_test_codec");
+  account.apiVersion = "2026-10-28.endive";
+  account.deleted.add("cus_gone");
+  account.cards.set("pm_1", {
+    number: "4242424242424242",
+    behavior: { kind: "succeed", risk: "normal" },
+    setUpForOffSession: true,
+    consumed: false,
+  });
+  account.invoiceByPaymentIntent.set("pi_1", "in_1");
+  account.returnUrls.set("pi_2", "http://127.0.0.1/return?x=1");
+  account.idempotency.set("key-1", {
+    fingerprint: '{"amount":"100"}',
+    endpoint: "POST /v1/customers",
+    status: 200,
+    body: { id: "cus_1", metadata: { $set: "a metadata key shaped like a tag", $map: "too" }, nested: [{ $obj: 1 }] },
+  });
+  account.billing = { retryDelaysSeconds: [60, 120], afterRetries: "mark_unpaid" };
+  account.faults = { failNext: [{ status: 503, shouldRetry: false }], unreachable: true };
+  account.deliveries.push({
+    event: "evt_1",
+    type: "invoice.paid",
+    endpoint: "we_1",
+    url: "http://127.0.0.1:1/hook",
+    attempt: 1,
+    at: 1_900_000_000,
+    status: 500,
+    ok: false,
+    error: "HTTP 500",
+  });
+  account.clockFailures.set("clock_1", "stack");
+  account.pendingDeliveries.set("evt_1 we_1", { event: "evt_1", endpoint: "we_1", attempt: 2, dueAt: 1_900_000_060_000 });
+  account.restrictedKeys.set("digest", ["webhook_endpoints"]);
+  return account;
+}
+
+describe("account fields codec", () => {
+  it("round-trips Maps, Sets, nested values and objects whose keys look like its tags", () => {
+    const value = {
+      map: new Map<string, unknown>([["a", new Set([1, 2])], ["b", { $map: "literal" }]]),
+      list: [new Map([["x", null]]), "text", 3, true],
+      $set: "literal key",
+    };
+    const stored = JSON.parse(JSON.stringify(encodeValue(value))) as unknown;
+    expect(decodeValue(stored)).toEqual(value);
+  });
+
+  it("saves every field but the key and the objects, and loads them over a new account's defaults", () => {
+    const account = populatedAccount();
+    const rows = [...encodeAccountFields(account).values()];
+    expect(rows.some((row) => row.field === "key" || row.field === "store")).toBe(false);
+    expect(rows.map((row) => row.document).join("")).not.toContain("sk_test_codec");
+
+    const restored = newAccount(emu, "sk_test_codec");
+    restored.id = account.id;
+    applyAccountFields(restored, JSON.parse(JSON.stringify(rows)) as typeof rows);
+    const { store: _a, ...expected } = account;
+    const { store: _b, ...actual } = restored;
+    expect(actual).toEqual(expected);
+  });
+
+  it("saves a Map held by the account entry by entry (a marker row keeps an empty Map a Map)", () => {
+    const account = populatedAccount();
+    account.returnUrls.clear();
+    const rows = encodeAccountFields(account);
+    expect(rows.get("cards =pm_1")?.document).toContain("4242424242424242");
+    expect(rows.get("idempotency =key-1")?.document).toContain("POST /v1/customers");
+    expect([...rows.values()].filter((row) => row.field === "returnUrls")).toEqual([
+      { field: "returnUrls", entry: "", document: '{"$map":[]}' },
+    ]);
+    const restored = newAccount(emu, "");
+    restored.returnUrls.set("stale", "x");
+    applyAccountFields(restored, [...rows.values()]);
+    expect(restored.returnUrls).toEqual(new Map());
+    expect(restored.cards.get("pm_1")).toEqual(account.cards.get("pm_1"));
+  });
+});
