@@ -12,3 +12,5 @@ export * from "./payment-attempts";
 export * from "./refunds";
 export * from "./provider-events";
 export * from "./sandbox-provider";
+export * from "./subscriptions";
+export * from "./stripe-emulator";
