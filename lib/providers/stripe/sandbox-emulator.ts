@@ -1,5 +1,7 @@
 import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from "@kassa/stripe-emulator";
+import { getDb } from "@/lib/db";
 import { log } from "@/lib/log";
+import { sandboxEmulatorPersistence } from "./sandbox-emulator-persistence";
 
 // One Stripe emulator per process, shared by Next's bundles and the server's own modules (like
 // lib/db.ts's handle, it lives on globalThis). The server starts it (startSandboxProviders);
@@ -13,12 +15,17 @@ export function sandboxStripeKey(businessId: string): string {
   return `sk_test_emu_${businessId.replace(/[^A-Za-z0-9_]/g, "_")}`;
 }
 
-/** Starts this process's emulator (once); later calls answer the same one. */
+/**
+ * Starts this process's emulator (once); later calls answer the same one. Its state lives in the
+ * process's database (the one installed in lib/db.ts), so a restart loses nothing.
+ */
 export function startSandboxEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
-  holder[key] ??= startStripeEmulator(options).then((emulator) => {
-    log.info("stripe emulator started", { url: emulator.url });
-    return emulator;
-  });
+  holder[key] ??= getDb()
+    .then((db) => startStripeEmulator({ persistence: sandboxEmulatorPersistence(db), ...options }))
+    .then((emulator) => {
+      log.info("stripe emulator started", { url: emulator.url });
+      return emulator;
+    });
   return holder[key];
 }
 

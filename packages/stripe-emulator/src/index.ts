@@ -30,7 +30,14 @@ import { testClockRoutes } from "./resources/test-clocks";
 import { webhookEndpointRoutes } from "./resources/webhook-endpoints";
 import { compileRoutes } from "./router";
 import { createRequestHandler } from "./server";
-import { automatic, type Account, type BillingSettings, type DeliveryAttempt, type Emulator, type EmulatorEvent } from "./state";
+import {
+  automatic,
+  type Account,
+  type BillingSettings,
+  type DeliveryAttempt,
+  type Emulator,
+  type EmulatorEvent,
+} from "./state";
 import { keyDigest } from "./stored-accounts";
 import { WebhookDispatcher } from "./webhooks";
 
@@ -208,7 +215,9 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     accountId: (key) => account(key).id,
     setBilling: (key, settings) => saved(key, (opened) => setBillingSettings(opened, settings)),
     cancelSubscriptionFromDashboard: (key, subscriptionId, opts) =>
-      saved(key, (opened) => cancelSubscriptionFromDashboard(dashboardCtx(emu, opened), subscriptionId, opts)),
+      saved(key, (opened) =>
+        cancelSubscriptionFromDashboard(dashboardCtx(emu, opened), subscriptionId, opts),
+      ),
     resumeSubscriptionFromDashboard: (key, subscriptionId) =>
       saved(key, (opened) => resumeSubscriptionFromDashboard(dashboardCtx(emu, opened), subscriptionId)),
     authenticatePaymentIntent: (key, paymentIntentId, outcome = "succeed") =>

@@ -65,7 +65,12 @@ export class PersistentSaver implements StateSaver {
   }
 
   private async flush(): Promise<void> {
-    const pending: { account: Account; saved: Saved; change: AccountChanges; rows: Map<string, StoredField> | null }[] = [];
+    const pending: {
+      account: Account;
+      saved: Saved;
+      change: AccountChanges;
+      rows: Map<string, StoredField> | null;
+    }[] = [];
     const retouch: (() => void)[] = [];
     for (const account of everyAccount(this.emu)) {
       const store = account.store;
@@ -99,7 +104,8 @@ export class PersistentSaver implements StateSaver {
         const entry = store.entry(id);
         if (!entry) continue;
         const document = JSON.stringify(entry.object);
-        if (saved.objects.get(id) !== document) change.objects.push({ id, kind: entry.kind, seq: entry.seq, document });
+        if (saved.objects.get(id) !== document)
+          change.objects.push({ id, kind: entry.kind, seq: entry.seq, document });
       }
       for (const id of removed) if (saved.objects.has(id)) change.removedObjects.push(id);
       let rows: Map<string, StoredField> | null = null;
@@ -114,7 +120,11 @@ export class PersistentSaver implements StateSaver {
       }
       const empty =
         !change.created &&
-        change.objects.length + change.removedObjects.length + change.fields.length + change.removedFields.length === 0;
+        change.objects.length +
+          change.removedObjects.length +
+          change.fields.length +
+          change.removedFields.length ===
+          0;
       if (!empty) pending.push({ account, saved, change, rows });
     }
     if (pending.length === 0) return;

@@ -83,14 +83,24 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
     const requestId = newRequestId();
     const baseHeaders: Record<string, string> = { "request-id": requestId };
     // Write-through: a response is sent once the state it reflects is saved.
-    const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+    const send = (
+      response: ServerResponse,
+      status: number,
+      body: unknown,
+      headers: Record<string, string> = {},
+    ) =>
       void emu.saver.save().then(
         () => writeResponse(response, status, body, headers),
         (error: unknown) =>
           writeResponse(
             response,
             500,
-            { error: { type: "api_error", message: `Stripe emulator error: its state could not be saved (${String(error)}).` } },
+            {
+              error: {
+                type: "api_error",
+                message: `Stripe emulator error: its state could not be saved (${String(error)}).`,
+              },
+            },
             headers,
           ),
       );

@@ -197,7 +197,13 @@ export class WebhookDispatcher {
     this.schedule(account, endpointId, event, attempt + 1, delay);
   }
 
-  private schedule(account: Account, endpointId: string, event: EmulatorEvent, attempt: number, delay: number) {
+  private schedule(
+    account: Account,
+    endpointId: string,
+    event: EmulatorEvent,
+    attempt: number,
+    delay: number,
+  ) {
     const run = () => this.enqueue(account, endpointId, event, attempt);
     const retry = setTimeout(() => {
       this.retries.delete(retry);

@@ -22,7 +22,11 @@ function populatedAccount() {
     fingerprint: '{"amount":"100"}',
     endpoint: "POST /v1/customers",
     status: 200,
-    body: { id: "cus_1", metadata: { $set: "a metadata key shaped like a tag", $map: "too" }, nested: [{ $obj: 1 }] },
+    body: {
+      id: "cus_1",
+      metadata: { $set: "a metadata key shaped like a tag", $map: "too" },
+      nested: [{ $obj: 1 }],
+    },
   });
   account.billing = { retryDelaysSeconds: [60, 120], afterRetries: "mark_unpaid" };
   account.faults = { failNext: [{ status: 503, shouldRetry: false }], unreachable: true };
@@ -38,7 +42,12 @@ function populatedAccount() {
     error: "HTTP 500",
   });
   account.clockFailures.set("clock_1", "stack");
-  account.pendingDeliveries.set("evt_1 we_1", { event: "evt_1", endpoint: "we_1", attempt: 2, dueAt: 1_900_000_060_000 });
+  account.pendingDeliveries.set("evt_1 we_1", {
+    event: "evt_1",
+    endpoint: "we_1",
+    attempt: 2,
+    dueAt: 1_900_000_060_000,
+  });
   account.restrictedKeys.set("digest", ["webhook_endpoints"]);
   return account;
 }
@@ -46,7 +55,10 @@ function populatedAccount() {
 describe("account fields codec", () => {
   it("round-trips Maps, Sets, nested values and objects whose keys look like its tags", () => {
     const value = {
-      map: new Map<string, unknown>([["a", new Set([1, 2])], ["b", { $map: "literal" }]]),
+      map: new Map<string, unknown>([
+        ["a", new Set([1, 2])],
+        ["b", { $map: "literal" }],
+      ]),
       list: [new Map([["x", null]]), "text", 3, true],
       $set: "literal key",
     };
