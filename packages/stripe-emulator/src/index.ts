@@ -120,7 +120,8 @@ export interface StripeEmulator {
 
 /**
  * Starts the Stripe emulator: Stripe's REST API (the part Kassa uses) over node:http with
- * in-memory state, one isolated account per secret key, webhook deliveries signed like Stripe's.
+ * state in memory (kept across restarts with `persistence`), one isolated account per secret key,
+ * webhook deliveries signed like Stripe's.
  */
 export async function startStripeEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
   const host = options.host ?? "127.0.0.1";
