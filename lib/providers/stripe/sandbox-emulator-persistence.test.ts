@@ -64,11 +64,11 @@ describe("the sandbox Stripe emulator keeps its state in Kassa's database", () =
       const deliveries = before.deliveries(key);
       await stopSandboxEmulator();
 
-      const [{ accounts }] = await queryRows<{ accounts: number }>(
+      const [counted] = await queryRows<{ accounts: number }>(
         testDb(),
         sql`SELECT count(*)::int AS accounts FROM stripe_emulator_accounts WHERE account_id = ${accountId}`,
       );
-      expect(accounts).toBe(1);
+      expect(counted?.accounts).toBe(1);
       const stored = await queryRows<{ document: string }>(
         testDb(),
         sql`SELECT document::text AS document FROM stripe_emulator_fields UNION ALL SELECT key_digest FROM stripe_emulator_accounts`,
