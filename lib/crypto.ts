@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { dataDir, env } from "@/lib/env";
@@ -56,4 +56,9 @@ export function decrypt(sealed: string): string {
   const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+}
+
+/** A 32-byte key for one purpose, derived from the encryption key (HKDF-like: HMAC of the purpose). */
+export function secretKeyMaterial(purpose: string): Buffer {
+  return createHmac("sha256", encryptionKey()).update(`kassa:${purpose}`).digest();
 }

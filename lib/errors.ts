@@ -174,3 +174,26 @@ export class ProviderError extends DomainError {
     super(message);
   }
 }
+
+/** 404 `{error: "subscription_not_found", message}`: unknown, or another business's. */
+export class SubscriptionNotFoundError extends DomainError {
+  readonly code = "subscription_not_found";
+  constructor(message = "No such subscription") {
+    super(message);
+  }
+}
+
+/**
+ * `{error: "subscription_update_failed", message}`: 409 when the subscription is already canceled or
+ * changed during the request (retry), 502 when the provider refused, 503 when it could not be
+ * reached (safe to retry).
+ */
+export class SubscriptionUpdateFailedError extends DomainError {
+  readonly code = "subscription_update_failed";
+  constructor(
+    readonly reason: "conflict" | "provider_refused" | "provider_unavailable",
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -12,6 +12,12 @@ import {
 import { postSandboxSessionPay } from "./sandbox-sessions";
 import { postSession } from "./session";
 import {
+  getSubscriptionHandler,
+  getSubscriptions,
+  postSubscriptionCancel,
+  postSubscriptionResume,
+} from "./subscriptions";
+import {
   getPayoutOperations,
   getPayoutOperationsHistory,
   getPayoutOperationsWithdrawal,
@@ -42,6 +48,10 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/payment/:session_id", handler: getPaymentHandler },
   { method: "GET", pattern: "/payments/methods", handler: getPaymentMethods },
   { method: "GET", pattern: "/balance", handler: getBalance },
+  { method: "GET", pattern: "/subscriptions", handler: getSubscriptions },
+  { method: "GET", pattern: "/subscriptions/:subscription_id", handler: getSubscriptionHandler },
+  { method: "POST", pattern: "/subscriptions/:subscription_id/cancel", handler: postSubscriptionCancel },
+  { method: "POST", pattern: "/subscriptions/:subscription_id/resume", handler: postSubscriptionResume },
   { method: "POST", pattern: "/payout/create", handler: postPayoutCreate },
   { method: "GET", pattern: "/payout/operations", handler: getPayoutOperations },
   { method: "POST", pattern: "/payout/operations", handler: postPayoutOperations },

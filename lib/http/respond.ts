@@ -17,7 +17,9 @@ import {
   RateLimitedError,
   SessionNotPayableError,
   SubscriptionRequiresSecretKeyError,
+  SubscriptionNotFoundError,
   SubscriptionSetupIncompleteError,
+  SubscriptionUpdateFailedError,
   SubscriptionsUnavailableError,
   UnauthorizedError,
   ValidationError,
@@ -47,6 +49,12 @@ export function errorResponse(error: unknown): Response | null {
     return json(400, { error: "subscriptions_unavailable", message: error.message });
   if (error instanceof SubscriptionSetupIncompleteError)
     return json(400, { error: error.code, missing_events: error.missingEvents });
+  if (error instanceof SubscriptionNotFoundError) return json(404, { error: error.code, message: error.message });
+  if (error instanceof SubscriptionUpdateFailedError)
+    return json(
+      { conflict: 409, provider_refused: 502, provider_unavailable: 503 }[error.reason],
+      { error: error.code, message: error.message },
+    );
   if (error instanceof RateLimitedError)
     return json(
       429,

@@ -9,6 +9,7 @@ import { readProviderConfig } from "@/lib/providers/provider-config";
 import { sandboxWebhookSecret, verifySandboxSignature } from "@/lib/providers/sandbox/sandbox-signature";
 import { verifyStripeEvent } from "@/lib/providers/stripe/stripe-client";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
+import { handleSubscriptionEvent, isSubscriptionEvent } from "@/lib/subscriptions/handle-subscription-event";
 import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
 import { recordProviderRefund } from "./refund-payment";
@@ -208,8 +209,8 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
       const recorded = await recordProviderRefund(db, attempt.sessionId, intentId, refunded);
       return { handled: true, note: recorded ? `refund ${recorded.id} recorded` : "refunds already known" };
     }
-    // Subscription and invoice events are stored for the subscriptions work; nothing to do here.
-    return { handled: false, note: `${event.type}: stored, not handled by payments` };
+    if (isSubscriptionEvent(event.type)) return handleSubscriptionEvent(db, event);
+    return { handled: false, note: `${event.type}: stored, not handled` };
   }
   if (event.provider === "sandbox") {
     const payment = asObject(data?.payment);

@@ -23,6 +23,7 @@ import { postTransaction } from "@/lib/ledger/post-transaction";
 import { log } from "@/lib/log";
 import { providerFor } from "@/lib/providers/provider-for";
 import type { RefundRequest } from "@/lib/providers/types";
+import { cancelRefundedSubscription } from "@/lib/subscriptions/cancel-refunded-subscription";
 import { isoMicros } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { lockSession } from "./payment-records";
@@ -190,8 +191,10 @@ export async function executeRefund(db: Db, refundId: string): Promise<Refund> {
       .where(eq(refunds.id, refundId))
       .returning();
     // Fraud declines announce themselves with `declined`; duplicates are Kassa's own business.
-    if (refund.reason === "requested_by_merchant" || refund.reason === "provider_initiated")
+    if (refund.reason === "requested_by_merchant" || refund.reason === "provider_initiated") {
       await emitWebhookEvent(tx, { business, session, payment, type: "refunded" });
+      await cancelRefundedSubscription(tx, business, payment.id);
+    }
     return done!;
   });
 }
@@ -376,6 +379,7 @@ export async function recordProviderRefund(
       .where(eq(payments.id, payment.id))
       .returning();
     await emitWebhookEvent(tx, { business, session, payment: updated!, type: "refunded" });
+    await cancelRefundedSubscription(tx, business, payment.id);
     return refund!;
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { paymentAttempts, payments } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { announcePaymentSucceeded } from "@/lib/subscriptions/start-subscription";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { getPayment, type PaymentView } from "./get-payment";
 import { creditBusiness, lockSession } from "./payment-records";
@@ -27,7 +28,7 @@ export async function acceptReviewedPayment(
       .where(eq(payments.id, payment.id))
       .returning();
     await creditBusiness(tx, accepted!);
-    await emitWebhookEvent(tx, { business, session, payment: accepted!, type: "succeeded" });
+    await announcePaymentSucceeded(tx, { business, session, payment: accepted! });
     return business;
   });
   return getPayment(db, business, sessionId);

@@ -15,6 +15,7 @@ import { combineVerdicts, riskVerdict } from "@/lib/fraud/screen-payment";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { log } from "@/lib/log";
 import type { CardInfo, ProviderFailure } from "@/lib/providers/types";
+import { announcePaymentSucceeded } from "@/lib/subscriptions/start-subscription";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import {
   cardPaymentDetails,
@@ -323,7 +324,7 @@ export async function settleAttempt(
         });
         if (status === "succeeded") {
           await creditBusiness(tx, updated);
-          await emitWebhookEvent(tx, { business, session, payment: updated, type: "succeeded" });
+          await announcePaymentSucceeded(tx, { business, session, payment: updated });
         } else if (status === "pending_review") {
           await emitWebhookEvent(tx, { business, session, payment: updated, type: "pending_review" });
         } else {

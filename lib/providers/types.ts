@@ -103,6 +103,8 @@ export interface CardProvider {
     name: string | null;
     phone: string | null;
     customerRef: string;
+    /** Sandbox subscriptions: the business's Stripe test clock, so its clock drives the renewals. */
+    testClock?: string | null;
   }): Promise<string>;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Re-reads a charge (after a challenge, on an inbound event, when reconciling). */

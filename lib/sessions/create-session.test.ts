@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessPaymentMethods, businessProviders, sessions } from "@/db/schema";
 import { checkoutUrl } from "@/lib/env";
+import { stopSandboxEmulator } from "@/lib/providers/stripe/sandbox-emulator";
 import { countSessions, expectFieldErrors, isErrorMessage } from "@/test/api-assertions";
 import { api, createTestBusiness, sessionBody, testDb, uniqueName } from "@/test/helpers";
 
@@ -11,6 +12,8 @@ let biz: Biz;
 beforeAll(async () => {
   biz = await createTestBusiness();
 });
+// Subscription sessions check the business's Stripe endpoint: the emulator starts on first use.
+afterAll(() => stopSandboxEmulator());
 
 const post = (body: unknown, key = biz.secretKey, ip?: string) => api("POST", "/session", { key, body, ip });
 
@@ -194,18 +197,54 @@ describe("POST /session: subscription", () => {
     ["year", 3],
     ["month", 1],
   ];
-  it.each(accepted)("interval %s x %i passes validation, then answers a clear 400 and stores nothing", async (interval, n) => {
-    const before = await countSessions(biz.business.id);
+  it.each(accepted)("interval %s x %i is accepted: 201, the period stored with the session", async (interval, n) => {
     const res = await post(sub({ interval, interval_count: n }));
-    expect(res.status).toBe(400);
-    expect(isErrorMessage(res.body), JSON.stringify(res.body)).toBe(true);
-    expect(res.body.error).toBe("subscriptions_unavailable");
-    expect(await countSessions(biz.business.id)).toBe(before);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const row = await storedSession(res.body.session_id as string);
+    expect(row).toMatchObject({ subscriptionInterval: interval, subscriptionIntervalCount: n, keyKind: "secret" });
   });
 
-  it("interval_count defaults to 1", async () => {
-    const res = await post(sub({ interval: "year" }));
-    expect(res.body.error).toBe("subscriptions_unavailable");
+  it("interval_count defaults to 1 (omitted or null), and `email` is kept as the customer e-mail", async () => {
+    for (const subscription of [{ interval: "year" }, { interval: "year", interval_count: null }]) {
+      const res = await post(sessionBody({ subscription, email: "payer@example.com" }));
+      expect(res.status).toBe(201);
+      const row = await storedSession(res.body.session_id as string);
+      expect(row).toMatchObject({
+        subscriptionInterval: "year",
+        subscriptionIntervalCount: 1,
+        customerEmail: "payer@example.com",
+      });
+    }
+  });
+
+  it("a forced method that cannot bill a plan answers 400 no_subscription_method; a card one is accepted", async () => {
+    const before = await countSessions(biz.business.id);
+    const res = await post(sessionBody({ subscription: { interval: "month" }, paymentMethodId: "sandbox_bitcoin" }));
+    expect(res.status).toBe(400);
+    expect(isErrorMessage(res.body), JSON.stringify(res.body)).toBe(true);
+    expect(res.body.error).toBe("no_subscription_method");
+    expect(await countSessions(biz.business.id)).toBe(before);
+    const card = await post(sessionBody({ subscription: { interval: "month" }, paymentMethodId: "stripe_apple_pay" }));
+    expect(card.status).toBe(201);
+  });
+
+  it("with card, Apple Pay and Google Pay all off answers 400 no_subscription_method and stores nothing", async () => {
+    const other = await createTestBusiness();
+    await testDb()
+      .update(businessPaymentMethods)
+      .set({ enabled: false })
+      .where(eq(businessPaymentMethods.businessId, other.business.id));
+    await testDb()
+      .update(businessPaymentMethods)
+      .set({ enabled: true })
+      .where(and(eq(businessPaymentMethods.businessId, other.business.id), eq(businessPaymentMethods.methodId, "sandbox_bitcoin")));
+    const before = await countSessions(other.business.id);
+    const res = await api("POST", "/session", { key: other.secretKey, body: sub({ interval: "month" }) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("no_subscription_method");
+    expect(await countSessions(other.business.id)).toBe(before);
+    // A one-time session still works there.
+    expect((await api("POST", "/session", { key: other.secretKey, body: sessionBody() })).status).toBe(201);
   });
 
   const refused: [string, unknown][] = [

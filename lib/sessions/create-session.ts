@@ -9,7 +9,6 @@ import {
   NoSubscriptionMethodError,
   PaymentMethodNotFoundError,
   SubscriptionRequiresSecretKeyError,
-  SubscriptionsUnavailableError,
   ValidationError,
 } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -18,6 +17,7 @@ import { toDbTime } from "@/lib/time";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { scheduleSessionExpiry } from "@/lib/jobs/session-expiry";
 import { log } from "@/lib/log";
+import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
 import { parseRequiredIp, sessionInputSchema } from "./session-input";
 
 export const sessionLifetimeMs = 24 * 60 * 60 * 1000;
@@ -80,7 +80,8 @@ export async function createSession(
       throw new NoSubscriptionMethodError(
         "No payment method supporting subscriptions is active: enable card, Apple Pay or Google Pay and connect the provider",
       );
-    throw new SubscriptionsUnavailableError("Subscription sessions are not available yet on this Kassa version");
+    // Kassa's endpoint at Stripe must receive the subscription events (cached up to an hour).
+    await checkSubscriptionSetup(db, caller.business);
   }
 
   const customer = input.customer;
@@ -106,6 +107,8 @@ export async function createSession(
           items: input.items,
           metadata: input.metadata ?? {},
           paymentMethodId: input.paymentMethodId ?? null,
+          subscriptionInterval: input.subscription?.interval ?? null,
+          subscriptionIntervalCount: input.subscription ? input.subscription.interval_count : null,
           requiredIp,
           creatorIp: caller.keyKind === "public" ? context.clientIp : null,
           keyKind: caller.keyKind,

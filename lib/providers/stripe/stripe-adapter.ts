@@ -131,6 +131,7 @@ export class StripeAdapter implements CardProvider {
           ...(input.email ? { email: input.email } : {}),
           ...(input.name ? { name: input.name } : {}),
           ...(input.phone ? { phone: input.phone } : {}),
+          ...(input.testClock ? { test_clock: input.testClock } : {}),
           metadata: {
             kassa_business_id: input.businessId,
             kassa_session_id: input.sessionId,

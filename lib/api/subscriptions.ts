@@ -1,0 +1,54 @@
+import { ValidationError } from "@/lib/errors";
+import { readJsonObject } from "@/lib/http/body";
+import { apiHandler } from "@/lib/http/handler";
+import { json } from "@/lib/http/respond";
+import { cancelSubscription } from "@/lib/subscriptions/cancel-subscription";
+import { getSubscription } from "@/lib/subscriptions/get-subscription";
+import { listSubscriptions, parseListQuery } from "@/lib/subscriptions/list-subscriptions";
+import { resumeSubscription } from "@/lib/subscriptions/resume-subscription";
+import { subscriptionView } from "@/lib/subscriptions/subscription-view";
+
+/** `at_period_end`: omitted, null or "" mean true; any other non-boolean is a 400 on the field. */
+export function parseAtPeriodEnd(body: Record<string, unknown>): boolean {
+  const value = body.at_period_end;
+  if (value === undefined || value === null || value === "") return true;
+  if (typeof value === "boolean") return value;
+  throw ValidationError.field("at_period_end", "at_period_end must be a boolean");
+}
+
+// GET /subscriptions
+export const getSubscriptions = apiHandler({
+  auth: "secret",
+  handle: async ({ request, db, caller }) =>
+    json(200, await listSubscriptions(db, caller.business.id, parseListQuery(new URL(request.url).searchParams))),
+});
+
+// GET /subscriptions/{subscription_id}
+export const getSubscriptionHandler = apiHandler({
+  auth: "secret",
+  handle: async ({ params, db, caller }) =>
+    json(200, await getSubscription(db, caller.business.id, params.subscription_id ?? "")),
+});
+
+// POST /subscriptions/{subscription_id}/cancel
+export const postSubscriptionCancel = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    const atPeriodEnd = parseAtPeriodEnd(await readJsonObject(request, { allowEmpty: true }));
+    const canceled = await cancelSubscription(db, caller.business.id, params.subscription_id ?? "", {
+      atPeriodEnd,
+      by: "api",
+    });
+    return json(200, subscriptionView(canceled));
+  },
+});
+
+// POST /subscriptions/{subscription_id}/resume
+export const postSubscriptionResume = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    await readJsonObject(request, { allowEmpty: true });
+    const resumed = await resumeSubscription(db, caller.business.id, params.subscription_id ?? "", { by: "api" });
+    return json(200, subscriptionView(resumed));
+  },
+});

@@ -1,0 +1,106 @@
+import type { Db } from "@/db/client";
+import { subscriptionActors, type Subscription, type SubscriptionActor } from "@/db/schema";
+import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import type { ProviderSubscriptionState } from "@/lib/providers/stripe/stripe-billing";
+import { toDbTime } from "@/lib/time";
+import { endSubscription, lockSubscription, updateSubscription } from "./subscription-records";
+
+/** The actor Kassa wrote in the provider's cancellation comment (`kassa:api`), if any. */
+export function actorOfComment(comment: string | null): SubscriptionActor | null {
+  const actor = comment?.startsWith("kassa:") ? comment.slice("kassa:".length) : null;
+  return subscriptionActors.find((a) => a === actor && a !== "provider") ?? null;
+}
+
+/** `cancellation_reason` of a cancellation requested by a Kassa actor. */
+export function reasonOfActor(actor: SubscriptionActor, current: string | null): string {
+  switch (actor) {
+    case "api":
+    case "manager":
+      return "requested_by_merchant";
+    case "payer":
+      return "requested_by_customer";
+    case "admin":
+      return "admin";
+    default:
+      return current ?? "provider";
+  }
+}
+
+/** A provider reason in the interface's words; unknown ones say only that the provider ended it. */
+function providerReason(reason: string | null): string {
+  if (reason === "payment_failed" || reason === "cancellation_requested") return reason;
+  if (reason === "payment_disputed") return "provider";
+  return "provider_deleted";
+}
+
+/** Scheduled cancellations only the customer or support may withdraw: re-applied if undone at Stripe. */
+const protectedRequesters: readonly SubscriptionActor[] = ["payer", "admin", "system"];
+
+/**
+ * Brings Kassa's row in line with the provider's current state of the subscription (re-read from
+ * the provider by the caller, so events arriving twice or out of order converge). Under the
+ * row's lock. Canceled is final. A scheduled cancellation withdrawn at the provider is re-applied
+ * (by a `setup_subscription` reconcile job) when the customer or support scheduled it.
+ */
+export async function applyProviderState(
+  db: Db,
+  subscriptionId: string,
+  state: ProviderSubscriptionState,
+): Promise<Subscription> {
+  return transactionWithJobs(db, async (tx) => {
+    const { subscription, business } = await lockSubscription(tx, subscriptionId);
+    if (subscription.status === "canceled") return subscription;
+    if (state.status === "canceled") {
+      const actor = actorOfComment(state.cancelComment);
+      const by: SubscriptionActor =
+        actor ?? (subscription.cancelAtPeriodEnd ? subscription.cancelRequestedBy : null) ?? "provider";
+      const reason =
+        by === "provider"
+          ? subscription.cancelAtPeriodEnd && subscription.cancellationReason
+            ? subscription.cancellationReason
+            : providerReason(state.cancellationReason)
+          : subscription.pendingOp === "cancel" || !subscription.cancellationReason
+            ? reasonOfActor(by, subscription.cancellationReason)
+            : subscription.cancellationReason;
+      return endSubscription(tx, business, subscription, {
+        by,
+        reason,
+        at: toDbTime(state.endedAt ?? new Date(Date.now() + business.clockOffsetMs)),
+      });
+    }
+
+    const set: Partial<Subscription> = {};
+    if (state.status !== "other" && state.status !== subscription.status) set.status = state.status;
+    // current_period_end moves forward only when a renewal is paid (recordRenewal): the provider
+    // starts the next period before charging it, and a past-due one keeps its last paid period.
+    if (!subscription.currentPeriodEnd && state.currentPeriodEnd)
+      set.currentPeriodEnd = toDbTime(state.currentPeriodEnd);
+    let reapply = false;
+    if (state.cancelScheduled && !subscription.cancelAtPeriodEnd) {
+      const actor = actorOfComment(state.cancelComment);
+      set.cancelAtPeriodEnd = true;
+      set.cancelRequestedBy = actor;
+      set.cancellationReason = actor
+        ? reasonOfActor(actor, subscription.cancellationReason)
+        : (state.cancellationReason ?? "cancellation_requested");
+    } else if (!state.cancelScheduled && subscription.cancelAtPeriodEnd && subscription.pendingOp !== "resume") {
+      if (subscription.cancelRequestedBy && protectedRequesters.includes(subscription.cancelRequestedBy))
+        reapply = true;
+      else {
+        set.cancelAtPeriodEnd = false;
+        set.cancelRequestedBy = null;
+        set.cancellationReason = null;
+      }
+    }
+    const updated = Object.keys(set).length ? await updateSubscription(tx, subscription.id, set) : subscription;
+    if (reapply)
+      await enqueueJob(tx, {
+        kind: "setup_subscription",
+        businessId: business.id,
+        payload: { subscriptionId: subscription.id },
+        dedupeKey: `setup_subscription:${subscription.id}:reapply:${updated.version}`,
+        maxAttempts: 12,
+      });
+    return updated;
+  });
+}

@@ -1,0 +1,67 @@
+import type { Subscription } from "@/db/schema";
+import { isoMicros } from "@/lib/time";
+import { intervalLabel } from "./interval";
+import { managementUrl } from "./management-token";
+
+/** The interface's Subscription object. */
+export type SubscriptionView = {
+  id: string;
+  status: Subscription["status"];
+  amount: number;
+  unit_amount: number;
+  currency: string;
+  interval: Subscription["interval"];
+  interval_count: number;
+  interval_label: string;
+  customer: string | null;
+  customer_email: string | null;
+  order_id: string;
+  items: Subscription["items"];
+  metadata: Subscription["metadata"];
+  payment_method: string;
+  provider: string;
+  provider_subscription_id: string | null;
+  cycles_count: number;
+  current_period_end: string | null;
+  cancel_at_period_end: boolean;
+  canceled_at: string | null;
+  canceled_by: Subscription["canceledBy"];
+  cancel_requested_by: Subscription["cancelRequestedBy"];
+  cancellation_reason: string | null;
+  initial_session_id: string;
+  management_url: string | null;
+  created_at: string;
+};
+
+const time = (value: string | null) => (value === null ? null : isoMicros(value));
+
+export function subscriptionView(row: Subscription): SubscriptionView {
+  return {
+    id: row.id,
+    status: row.status,
+    amount: row.amount,
+    unit_amount: row.unitAmount,
+    currency: row.currency,
+    interval: row.interval,
+    interval_count: row.intervalCount,
+    interval_label: intervalLabel(row.interval, row.intervalCount),
+    customer: row.customer,
+    customer_email: row.customerEmail,
+    order_id: row.orderId,
+    items: row.items,
+    metadata: row.metadata,
+    payment_method: row.paymentMethod,
+    provider: row.provider,
+    provider_subscription_id: row.providerSubscriptionId,
+    cycles_count: row.cyclesCount,
+    current_period_end: time(row.currentPeriodEnd),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    canceled_at: time(row.canceledAt),
+    canceled_by: row.canceledBy,
+    cancel_requested_by: row.cancelRequestedBy,
+    cancellation_reason: row.cancellationReason,
+    initial_session_id: row.initialSessionId,
+    management_url: managementUrl(row.id),
+    created_at: isoMicros(row.createdAt),
+  };
+}
