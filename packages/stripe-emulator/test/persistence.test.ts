@@ -20,7 +20,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(persistence: ReturnType<typeof memoryPersistence>): Promise<StripeEmulator> {
+async function start(persistence: EmulatorPersistence): Promise<StripeEmulator> {
   const emulator = await startStripeEmulator({ persistence, webhookRetryDelaysMs: [60_000] });
   let closed = false;
   cleanups.push(async () => {
@@ -176,5 +176,53 @@ describe("persistence", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]?.keyDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(key);
+  });
+
+  it("a clock that was advancing when the process died finishes its advance after the restart", async () => {
+    const persistence = memoryPersistence();
+    // What storage held right after the advance request was answered (as if the process died then).
+    let crashed: StoredAccount[] | null = null;
+    const save = persistence.save.bind(persistence);
+    persistence.save = async (batch) => {
+      await save(batch);
+      const advancing = batch.some((change) =>
+        change.objects.some(
+          (o) => o.kind === "test_helpers.test_clock" && o.document.includes('"advancing"'),
+        ),
+      );
+      if (advancing && !crashed) crashed = await persistence.load();
+    };
+    const key = newSecretKey();
+    const before = await start(persistence);
+    let stripe = sdkFor(before, key);
+    const { clock, customer, paymentMethod } = await customerWithSavedCard(stripe);
+    const product = await stripe.products.create({ name: "Pro" });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      default_payment_method: paymentMethod,
+      items: [
+        {
+          price_data: {
+            product: product.id,
+            currency: "usd",
+            unit_amount: 900,
+            recurring: { interval: "month" },
+          },
+        },
+      ],
+    });
+    const periodEnd = subscription.items.data[0]?.current_period_end ?? 0;
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: periodEnd + 60 });
+    await before.close();
+    expect(crashed).not.toBeNull();
+
+    const snapshot = crashed ?? [];
+    const after = await start({ load: () => Promise.resolve(snapshot), save: () => Promise.resolve() });
+    stripe = sdkFor(after, key);
+    await after.idle();
+    const resumed = await stripe.testHelpers.testClocks.retrieve(clock.id);
+    expect(resumed).toMatchObject({ status: "ready", frozen_time: periodEnd + 60 });
+    const [renewal] = (await stripe.invoices.list({ subscription: subscription.id, limit: 1 })).data;
+    expect(renewal).toMatchObject({ billing_reason: "subscription_cycle", status: "paid" });
   });
 });
