@@ -1,0 +1,57 @@
+import type http from "node:http";
+import type { Duplex } from "node:stream";
+import { clientIpHeader } from "@/lib/http/client-ip";
+import { repairPercentEncoding } from "@/lib/http/repair-percent-encoding";
+import { log } from "@/lib/log";
+
+type Handle = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/**
+ * What the server does with each request before Next: the client address header, and a path
+ * Next can decode (no input may become its bare 500: a malformed escape is made literal, so the
+ * router or the page finds nothing by it and answers its own 404).
+ */
+export function requestListener(handle: Handle): http.RequestListener {
+  return (req, res) => {
+    // The peer address, not anything the client claims: lib/http/client-ip.ts trusts this header.
+    req.headers[clientIpHeader] = req.socket.remoteAddress ?? "";
+    const repaired = req.url ? repairPercentEncoding(req.url) : null;
+    if (repaired) {
+      log.warn("malformed percent-encoding in the request path, served as literal text", {
+        method: req.method,
+        path: req.url!.slice(0, 200),
+      });
+      req.url = repaired;
+    }
+    void handle(req, res);
+  };
+}
+
+const tooLarge = { error: "request_too_large", message: "The request line or headers are too large" };
+const timedOut = { error: "request_timeout", message: "The request was not received in time" };
+const malformed = { error: "bad_request", message: "The request is not valid HTTP" };
+
+/**
+ * Requests Node refuses before any handler (a path or headers over its 16 KB limit, broken HTTP):
+ * a JSON error body, as the API answers everything else, instead of Node's bare status line.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own handler: no answer over a response already under way.
+  const responding = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+    ?.headersSent;
+  if (error.code === "ECONNRESET" || !socket.writable || responding) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, body] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", tooLarge]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", timedOut]
+        : [400, "Bad Request", malformed];
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
