@@ -6,12 +6,15 @@ import next from "next";
 import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
 import { installDatabase } from "@/lib/db";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
-import { clientIpHeader } from "@/lib/http/client-ip";
+import { setReady } from "@/lib/health/readiness";
+import { log } from "@/lib/log";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openConfiguredDatabase, runningServer, shareEmbeddedDatabase } from "./embedded";
+import { gracefulShutdown } from "./graceful-shutdown";
+import { answerClientError, requestListener } from "./request-listener";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -38,13 +41,13 @@ async function main() {
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();
   const handleRequest = app.getRequestHandler();
-  const server = http.createServer((req, res) => {
-    // The peer address, not anything the client claims: lib/http/client-ip.ts trusts this header.
-    req.headers[clientIpHeader] = req.socket.remoteAddress ?? "";
-    void handleRequest(req, res);
-  });
+  const server = http.createServer(requestListener(handleRequest));
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = 65_000;
+  // On SIGTERM, requests already started run to their end (bounded): see stop() below.
+  const serving = gracefulShutdown(server, { timeoutMs: 30_000 });
   await new Promise<void>((resolve) => server.listen(e.PORT, e.HOST, resolve));
+  setReady(true);
 
   const curl = [
     `curl -s -X POST ${baseUrl()}/session \\`,
@@ -73,12 +76,12 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping Kassa…`);
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    server.closeAllConnections();
-    await worker.stop();
+    setReady(false);
+    console.log(`${signal}: stopping Kassa (requests under way finish first)…`);
+    // New connections are refused at once; the database closes only after every request that
+    // started and every job that runs is done (or, past their bounds, cut or released).
+    const [{ cut }] = await Promise.all([serving.drain(), worker.stop()]);
+    if (cut) log.warn("requests still running after 30 s were cut at shutdown", { cut });
     await sandbox.stop();
     await stopSharing();
     await handle.close();
