@@ -14,6 +14,28 @@ export default tseslint.config(
     },
   },
   {
+    // The job table knows no domain: the domains import lib/jobs to enqueue work, and the
+    // composition roots register the handlers (lib/job-handlers.ts), so no import circle runs
+    // through the outbox (decision 0004).
+    files: ["lib/jobs/**/*.ts"],
+    ignores: ["lib/jobs/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/**", "!@/lib/jobs/**", "!@/lib/job-context", "!@/lib/env", "!@/lib/log", "!@/lib/ids", "!@/lib/time", "!@/lib/clock", "!@/lib/errors"],
+              message: "lib/jobs may not import a domain: register its handler in lib/job-handlers.ts instead.",
+            },
+            { group: ["../*", "@/app/**", "@/server/**", "@/inngest/functions/**"], message: "lib/jobs may not import a domain or a composition root." },
+            { group: ["@/lib/job-context"], allowTypeImports: true, message: "lib/jobs may import the job context's type only." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The Stripe emulator is a package of its own: it may not reach into Kassa.
     files: ["packages/stripe-emulator/**"],
     rules: {

@@ -7,6 +7,7 @@ import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
 import { installDatabase } from "@/lib/db";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { setReady } from "@/lib/health/readiness";
+import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { log } from "@/lib/log";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
@@ -32,6 +33,7 @@ async function main() {
   const stopSharing = handle.pglite ? await shareEmbeddedDatabase(handle.pglite) : async () => {};
   const demo = await ensureDemoBusiness(handle.db);
   // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
+  registerAllJobHandlers();
   const worker = startEmbeddedWorker(handle.db);
   // The Stripe emulator sandbox businesses pay through (each business its own account).
   const sandbox = await startSandboxProviders();

@@ -1,16 +1,25 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { jobs, payments, webhookEvents } from "@/db/schema";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { businesses, jobs, payments, webhookDeliveries, webhookEvents } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
-import { defaultJobContext } from "@/lib/jobs/context";
+import { defaultJobContext } from "@/lib/job-context";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { runDueJobs } from "@/lib/jobs/run-due-jobs";
+import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
+import { ensureSandboxTestClock } from "@/lib/providers/stripe/ensure-sandbox-test-clock";
+import { sandboxStripeKey, stopSandboxEmulator } from "@/lib/providers/stripe/sandbox-emulator";
+import { expireSessionJob } from "@/lib/sessions/expire-session";
+import { scheduleSessionExpiry } from "@/lib/sessions/schedule-session-expiry";
 import { parseDbTime } from "@/lib/time";
-import { expireSessionJob, scheduleSessionExpiry } from "@/lib/jobs/session-expiry";
+import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { cardPayment, createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/fixtures";
 import {
   startLoopbackReceiver,
   type LoopbackReceiver,
   type Reply,
 } from "@/lib/webhooks/testing/loopback-receiver";
+import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { expectFieldErrors } from "@/test/api-assertions";
 import { api, createTestBusiness, testDb } from "@/test/helpers";
 
@@ -136,20 +145,118 @@ describe("POST /sandbox/clock/advance", () => {
     expect(payment!.status).toBe("succeeded");
   });
 
-  it("keeps webhook retries on real time", async () => {
+  it("delivers webhook retries by the business's clock: 4 attempts at 0, 1 min, 10 min, 1 h, never a 5th", async () => {
     const hooks = await receiver(() => ({ status: 500 }));
-    const biz = await createWebhookBusiness(hooks.url, ["expired"]);
+    const biz = await createWebhookBusiness(hooks.url, ["succeeded"]);
     const session = await createSessionRow(biz);
-    await scheduleSessionExpiry(testDb(), session);
-    const res = await advance(biz.secretKey, { seconds: 3 * 86400 });
-    expect(res.body.jobs_run).toBe(2);
-    expect(hooks.requests).toHaveLength(1); // the first attempt; the retry is a real minute away
-    const [event] = await testDb()
+    // The embedded worker makes the first attempt at once, as in the server.
+    const worker = startEmbeddedWorker(testDb(), { force: true, pollIntervalMs: 20 });
+    try {
+      const event = await transactionWithJobs(testDb(), (tx) =>
+        emitWebhookEvent(tx, { business: biz.business, session, type: "succeeded" }),
+      );
+      await hooks.waitForRequests(1);
+      const attempts = async () =>
+        (await testDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event!.id))).filter(
+          (d) => d.outcome !== "in_flight",
+        ).length;
+      await vi.waitFor(async () => expect(await attempts()).toBe(1));
+
+      // Half a minute is not enough; the minute is (each advance returns once the attempt is made).
+      expect((await advance(biz.secretKey, { seconds: 30 })).body.jobs_run).toBe(0);
+      expect(hooks.requests).toHaveLength(1);
+      for (const [seconds, made] of [
+        [30, 2],
+        [600, 3],
+        [3600, 4],
+      ] as const) {
+        const res = await advance(biz.secretKey, { seconds });
+        expect(res.status).toBe(200);
+        expect(hooks.requests).toHaveLength(made);
+        expect(await attempts()).toBe(made);
+      }
+      const [failed] = await testDb().select().from(webhookEvents).where(eq(webhookEvents.id, event!.id));
+      expect(failed).toMatchObject({ status: "failed", attemptCount: 4, nextAttemptAt: null });
+
+      // A week later (the session's expiry ran meanwhile: `expired` is not enabled) still 4.
+      expect((await advance(biz.secretKey, { seconds: 7 * 86400 })).status).toBe(200);
+      expect(hooks.requests).toHaveLength(4);
+      expect(await attempts()).toBe(4);
+      expect(new Set(hooks.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([event!.id]));
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("keeps a live business's retries on real time (its clock never moves)", async () => {
+    const hooks = await receiver(() => ({ status: 500 }));
+    const biz = await createTestBusiness({ webhookUrl: hooks.url, webhookEvents: ["succeeded"], mode: "live" });
+    const session = await createSessionRow(biz);
+    const event = await transactionWithJobs(testDb(), (tx) =>
+      emitWebhookEvent(tx, { business: biz.business, session, type: "succeeded" }),
+    );
+    await runDueJobs(testDb(), { businessId: biz.business.id, ctx: defaultJobContext() });
+    expect(hooks.requests).toHaveLength(1);
+    const [job] = await testDb()
       .select()
-      .from(webhookEvents)
-      .where(and(eq(webhookEvents.businessId, biz.business.id), eq(webhookEvents.type, "expired")));
-    expect(event).toMatchObject({ status: "pending", attemptCount: 1 });
-    expect(parseDbTime(event!.nextAttemptAt!).getTime() - Date.now()).toBeGreaterThan(50_000);
-    expect((await advance(biz.secretKey, { seconds: 3600 })).body.jobs_run).toBe(0);
+      .from(jobs)
+      .where(and(eq(jobs.businessId, biz.business.id), eq(jobs.kind, "deliver_webhook")));
+    const [pending] = await testDb().select().from(webhookEvents).where(eq(webhookEvents.id, event!.id));
+    // Due a real minute after the attempt, and the event says the same.
+    const dueIn = parseDbTime(job!.runAt).getTime() - Date.now();
+    expect(dueIn).toBeGreaterThan(50_000);
+    expect(dueIn).toBeLessThanOrEqual(60_000);
+    expect(Math.abs(parseDbTime(pending!.nextAttemptAt!).getTime() - parseDbTime(job!.runAt).getTime())).toBeLessThan(1000);
+  });
+});
+
+describe("the business's Stripe test clock", () => {
+  afterAll(stopSandboxEmulator);
+
+  it("is created on first need at the business's time, and every advance moves it there too", async () => {
+    const { emulator } = await startSandboxProviders({ webhookRetryDelaysMs: [] });
+    const biz = await createTestBusiness();
+    const clockOf = async () =>
+      (await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id)))[0]!.stripeTestClockId;
+    // A business without one advances all the same.
+    expect((await advance(biz.secretKey, { seconds: 60 })).status).toBe(200);
+    expect(await clockOf()).toBeNull();
+
+    const clockId = await ensureSandboxTestClock(testDb(), biz.business);
+    expect(await ensureSandboxTestClock(testDb(), biz.business)).toBe(clockId);
+    expect(await clockOf()).toBe(clockId);
+    const stripe = sdkFor(emulator, sandboxStripeKey(biz.business.id));
+    const created = await stripe.testHelpers.testClocks.retrieve(clockId);
+    expect(Math.abs(created.frozen_time - (Date.now() / 1000 + 60))).toBeLessThan(3);
+
+    // A monthly subscription of a customer on the clock renews within the advance.
+    const customer = await stripe.customers.create({ test_clock: clockId, payment_method: "pm_card_visa" });
+    const method = (await stripe.paymentMethods.list({ customer: customer.id })).data[0]!.id;
+    const product = await stripe.products.create({ name: "Plan" });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      default_payment_method: method,
+      items: [
+        { price_data: { currency: "usd", product: product.id, unit_amount: 1000, recurring: { interval: "month" } } },
+      ],
+    });
+    const res = await advance(biz.secretKey, { seconds: 32 * 86400 });
+    expect(res.status).toBe(200);
+    const moved = await stripe.testHelpers.testClocks.retrieve(clockId);
+    expect(moved.status).toBe("ready");
+    expect(moved.frozen_time).toBe(Math.floor(Date.parse(res.body.now) / 1000));
+    const invoices = await stripe.invoices.list({ subscription: subscription.id });
+    expect(invoices.data.map((i) => i.status)).toEqual(["paid", "paid"]);
+  });
+
+  it("is not shared: another business's advance leaves it alone", async () => {
+    const { emulator } = await startSandboxProviders({ webhookRetryDelaysMs: [] });
+    const biz = await createTestBusiness();
+    const other = await createTestBusiness();
+    const clockId = await ensureSandboxTestClock(testDb(), biz.business);
+    const stripe = sdkFor(emulator, sandboxStripeKey(biz.business.id));
+    const before = await stripe.testHelpers.testClocks.retrieve(clockId);
+    expect((await advance(other.secretKey, { seconds: 86400 })).status).toBe(200);
+    expect((await stripe.testHelpers.testClocks.retrieve(clockId)).frozen_time).toBe(before.frozen_time);
   });
 });

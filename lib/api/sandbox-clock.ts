@@ -4,7 +4,7 @@ import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
-import { advanceSandboxClock, maxClockAdvanceSeconds } from "@/lib/jobs/advance-sandbox-clock";
+import { advanceSandboxClock, maxClockAdvanceSeconds } from "@/lib/businesses/advance-sandbox-clock";
 
 const advanceSchema = z.object({
   seconds: z.number().int().min(1).max(maxClockAdvanceSeconds),

@@ -8,7 +8,7 @@ import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/
 import { testDb } from "@/test/helpers";
 import { transactionWithJobs } from "./enqueue-job";
 import { registerLocalExecutor } from "./local-executors";
-import { defaultJobContext } from "./context";
+import { defaultJobContext } from "@/lib/job-context";
 
 const webhookJobsOf = (businessId: string) => and(eq(jobs.businessId, businessId), eq(jobs.kind, "deliver_webhook"));
 

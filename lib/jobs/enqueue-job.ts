@@ -10,9 +10,14 @@ export type EnqueueJobInput = {
   kind: JobKind;
   businessId: string | null;
   payload: Record<string, unknown>;
-  /** When the job is due; now when absent. */
+  /** When the job is due; now (plus `delayMs`) when absent. */
   runAt?: Date | string;
-  /** `runAt` is a time on the business's clock (sandbox clocks can be advanced). */
+  /** Due this long after now (on any clock), when `runAt` is absent. */
+  delayMs?: number;
+  /**
+   * The row is due by the business's clock (sandbox clocks can be advanced, which moves it
+   * earlier); `runAt` is then a time on that clock.
+   */
   businessClock?: boolean;
   /** A second enqueue with the same key is ignored (and returns null). */
   dedupeKey?: string;
@@ -27,10 +32,16 @@ const enqueuedInScope = new AsyncLocalStorage<Job[]>();
  * so the work exists if and only if the change committed.
  */
 export async function enqueueJob(tx: Db, input: EnqueueJobInput): Promise<Job | null> {
-  const at = input.runAt === undefined ? sql`now()` : sql`${toTimestamp(input.runAt)}::timestamptz`;
-  // A business-clock time becomes real time by taking off the business's clock offset.
+  const at =
+    input.runAt !== undefined
+      ? sql`${toTimestamp(input.runAt)}::timestamptz`
+      : input.delayMs
+        ? sql`now() + ${input.delayMs}::float8 * interval '1 millisecond'`
+        : sql`now()`;
+  // A business-clock time becomes real time by taking off the business's clock offset ("now" is
+  // now on every clock).
   const runAt =
-    input.businessClock && input.businessId
+    input.businessClock && input.businessId && input.runAt !== undefined
       ? sql`${at} - (select ${businesses.clockOffsetMs} from ${businesses} where ${businesses.id} = ${input.businessId})::float8 * interval '1 millisecond'`
       : at;
   const [job] = await tx

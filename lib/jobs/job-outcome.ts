@@ -1,11 +1,16 @@
 import type { Db } from "@/db/client";
 import type { Job } from "@/db/schema";
-import type { JobContext } from "./context";
+import type { JobContext } from "@/lib/job-context";
 
-/** What a handler reports: finished, to run again at a time (its own schedule), or given up. */
+/**
+ * What a handler reports: finished, to run again at a time (its own schedule), or given up.
+ * A retry's `at` is real time, or a time on the business's clock with `clock: "business"` (a
+ * sandbox business's clock can be advanced; the row must then be a business-clock row, which
+ * advancing the clock moves earlier).
+ */
 export type JobOutcome =
   | { status: "done"; note?: string }
-  | { status: "retry"; at: Date; note?: string }
+  | { status: "retry"; at: Date; clock?: "real" | "business"; note?: string }
   | { status: "failed"; error: string };
 
 /**

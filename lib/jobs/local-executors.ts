@@ -1,4 +1,4 @@
-import type { JobContext } from "./context";
+import type { JobContext } from "@/lib/job-context";
 
 /**
  * Embedded workers running in this process. Next's bundles and the server's own modules are

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs } from "@/db/schema";
 import { claimJobs } from "./claim-jobs";
-import type { JobContext } from "./context";
+import type { JobContext } from "@/lib/job-context";
 import { executeClaimedJob } from "./run-job";
 
 /**

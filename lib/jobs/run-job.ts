@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { jobs } from "@/db/schema";
+import { businesses, jobs } from "@/db/schema";
 import { log } from "@/lib/log";
 import { parseDbTime } from "@/lib/time";
 import { claimJobs, type ClaimedJob } from "./claim-jobs";
-import type { JobContext } from "./context";
-import { jobHandler } from "./handlers";
+import type { JobContext } from "@/lib/job-context";
+import { jobHandler } from "./registry";
 import type { JobOutcome } from "./job-outcome";
 
 /** Backoff after an unexpected error: 30 s, 1 min, 2 min, ... at most 1 h. */
@@ -17,7 +17,7 @@ export function errorBackoffMs(attempts: number): number {
  * Runs a claimed row through its handler and records the outcome, fenced by the lock token: a
  * worker whose lease ran out (and whose row someone else claimed) changes nothing.
  */
-export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<JobOutcome> {
+export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<FinishedJob> {
   let outcome: JobOutcome;
   try {
     outcome = await jobHandler(job.kind)(db, job, ctx);
@@ -34,27 +34,52 @@ export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext
       status: "failed",
       error: `gave up after ${job.attempts} attempts${outcome.note ? `: ${outcome.note}` : ""}`,
     };
-  await finishJob(db, job, outcome);
-  return outcome;
+  const runAt = await finishJob(db, job, outcome);
+  if (outcome.status !== "retry") return outcome;
+  return { ...outcome, runAt: runAt ?? outcome.at };
 }
 
-async function finishJob(db: Db, job: ClaimedJob, outcome: JobOutcome): Promise<void> {
+/** The outcome as recorded; a retry carries the real time its row is due again. */
+export type FinishedJob =
+  | Exclude<JobOutcome, { status: "retry" }>
+  | (Extract<JobOutcome, { status: "retry" }> & { runAt: Date });
+
+/** Records the outcome; for a retry, answers the real time the row is due again. */
+async function finishJob(db: Db, job: ClaimedJob, outcome: JobOutcome): Promise<Date | null> {
   const unlock = { lockedBy: null, lockToken: null, lockedUntil: null, updatedAt: sql`now()` };
-  const set =
-    outcome.status === "retry"
-      ? {
-          ...unlock,
-          status: "pending" as const,
-          runAt: outcome.at.toISOString(),
-          lastError: outcome.note ?? null,
-        }
-      : outcome.status === "done"
+  const fenced = and(eq(jobs.id, job.id), eq(jobs.lockToken, job.lockToken));
+  if (outcome.status !== "retry") {
+    const set =
+      outcome.status === "done"
         ? { ...unlock, status: "done" as const, finishedAt: sql`now()`, lastError: null }
         : { ...unlock, status: "failed" as const, finishedAt: sql`now()`, lastError: outcome.error };
-  await db
-    .update(jobs)
-    .set(set)
-    .where(and(eq(jobs.id, job.id), eq(jobs.lockToken, job.lockToken)));
+    await db.update(jobs).set(set).where(fenced);
+    return null;
+  }
+  const retry = { ...unlock, status: "pending" as const, lastError: outcome.note ?? null };
+  if (outcome.clock !== "business" || !job.businessId) {
+    await db
+      .update(jobs)
+      .set({ ...retry, runAt: outcome.at.toISOString() })
+      .where(fenced);
+    return outcome.at;
+  }
+  // A time on the business's clock becomes real time by taking off the clock's offset. The
+  // business row is share-locked: an advance of the clock either commits first (and its new
+  // offset is used here) or waits for this row to be pending again (and moves it earlier).
+  return db.transaction(async (tx) => {
+    const [business] = await tx
+      .select({ clockOffsetMs: businesses.clockOffsetMs })
+      .from(businesses)
+      .where(eq(businesses.id, job.businessId!))
+      .for("share");
+    const runAt = new Date(outcome.at.getTime() - (business?.clockOffsetMs ?? 0));
+    await tx
+      .update(jobs)
+      .set({ ...retry, runAt: runAt.toISOString(), businessClock: true })
+      .where(fenced);
+    return runAt;
+  });
 }
 
 /** JSON-friendly result of running one named row (what an Inngest step returns). */
@@ -81,7 +106,7 @@ export async function runJobById(
   if (claimed) {
     const outcome = await executeClaimedJob(db, claimed, ctx);
     if (outcome.status === "retry")
-      return { status: "retry", at: outcome.at.toISOString(), note: outcome.note };
+      return { status: "retry", at: outcome.runAt.toISOString(), note: outcome.note };
     if (outcome.status === "failed") return { status: "failed", note: outcome.error };
     return { status: "done", note: outcome.note };
   }

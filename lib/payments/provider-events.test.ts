@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, providerEvents } from "@/db/schema";
 import { dispatch } from "@/lib/api/routes";
 import { resetEnv } from "@/lib/env";
-import { defaultJobContext } from "@/lib/jobs/context";
+import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { readProviderConfig } from "@/lib/providers/provider-config";

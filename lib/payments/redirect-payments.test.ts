@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobs, providerEvents } from "@/db/schema";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
-import { defaultJobContext } from "@/lib/jobs/context";
+import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { signSandboxPayload, sandboxWebhookSecret } from "@/lib/providers/sandbox/sandbox-signature";
 import { sandboxEventBody, findSimulatedPayment } from "@/lib/providers/sandbox/simulator";

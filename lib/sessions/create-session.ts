@@ -15,7 +15,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
 import { toDbTime } from "@/lib/time";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
-import { scheduleSessionExpiry } from "@/lib/jobs/session-expiry";
+import { scheduleSessionExpiry } from "@/lib/sessions/schedule-session-expiry";
 import { log } from "@/lib/log";
 import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
 import { parseRequiredIp, sessionInputSchema } from "./session-input";

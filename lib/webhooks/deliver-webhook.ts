@@ -112,14 +112,18 @@ async function recordAttempt(
   const error = result.error ?? (result.ok ? null : `HTTP ${result.statusCode}`);
   const gone = result.statusCode === 410;
   const exhausted = event.attemptsInRound >= options.scheduleMs.length;
-  const next =
+  const delayMs =
     result.ok || gone || exhausted
       ? null
-      : new Date(
-          finishedAt.getTime() +
-            nextAttemptDelay(options.scheduleMs, event.attemptsInRound, result.retryAfterMs),
-        );
-  await db.transaction(async (tx) => {
+      : nextAttemptDelay(options.scheduleMs, event.attemptsInRound, result.retryAfterMs);
+  const next = await db.transaction(async (tx) => {
+    // The next attempt is due on the business's clock (a sandbox clock's advance hurries it).
+    const [clock] = await tx
+      .select({ clockOffsetMs: businesses.clockOffsetMs })
+      .from(businesses)
+      .where(eq(businesses.id, event.businessId));
+    const next =
+      delayMs === null ? null : new Date(finishedAt.getTime() + (clock?.clockOffsetMs ?? 0) + delayMs);
     await tx
       .update(webhookDeliveries)
       .set({
@@ -156,15 +160,16 @@ async function recordAttempt(
           eq(webhookEvents.round, event.round),
         ),
       );
+    return next;
   });
-  if (next) return { status: "retry", at: next, note: error ?? undefined };
+  if (next) return { status: "retry", at: next, clock: "business", note: error ?? undefined };
   return { status: "done", note: result.ok ? "delivered" : `failed: ${error}` };
 }
 
 /**
  * The `deliver_webhook` job: one attempt per run. POSTs the stored body to the business's current
  * webhook URL with Signature and Standard Webhooks headers, then schedules the next attempt
- * (real time, per the schedule) or finishes. Only a 2xx acknowledges; a 410 stops at once.
+ * (per the schedule, on the business's clock) or finishes. Only a 2xx acknowledges; a 410 stops at once.
  */
 export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
   const options = ctx.webhooks;

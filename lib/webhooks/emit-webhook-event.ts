@@ -10,6 +10,7 @@ import {
   type WebhookEventType,
 } from "@/db/schema";
 import { newId } from "@/lib/ids";
+import { businessNowSql } from "@/lib/clock";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { isoMicros } from "@/lib/time";
 import { webhookDeliveryOptions } from "./delivery-options";
@@ -131,7 +132,6 @@ export async function emitWebhookEvent(tx: Db, input: EmitWebhookEventInput): Pr
   const body = JSON.stringify(buildWebhookPayload(input));
   const deliverable = Boolean(input.business.webhookUrl);
   const firstDelayMs = webhookDeliveryOptions().scheduleMs[0] ?? 0;
-  const firstAttemptAt = new Date(Date.now() + firstDelayMs);
   const [event] = await tx
     .insert(webhookEvents)
     .values({
@@ -145,7 +145,7 @@ export async function emitWebhookEvent(tx: Db, input: EmitWebhookEventInput): Pr
       body,
       dedupeKey: input.dedupeKey ?? null,
       status: deliverable ? "pending" : "skipped",
-      nextAttemptAt: deliverable ? firstAttemptAt.toISOString() : null,
+      nextAttemptAt: deliverable ? businessNowSql(input.business.id, firstDelayMs) : null,
       lastError: deliverable ? null : "no webhook URL configured",
     })
     .onConflictDoNothing()
@@ -156,7 +156,9 @@ export async function emitWebhookEvent(tx: Db, input: EmitWebhookEventInput): Pr
       kind: "deliver_webhook",
       businessId: input.business.id,
       payload: { eventId: event.id },
-      runAt: firstDelayMs ? firstAttemptAt : undefined,
+      delayMs: firstDelayMs,
+      // Retries follow the business's clock: advancing a sandbox clock hurries them.
+      businessClock: true,
     });
   return event;
 }

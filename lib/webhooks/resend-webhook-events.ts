@@ -1,6 +1,7 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { webhookEvents, type WebhookEvent } from "@/db/schema";
+import { businessNowSql } from "@/lib/clock";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
 
@@ -11,7 +12,7 @@ async function startNewRound(tx: Db, event: WebhookEvent): Promise<WebhookEvent>
       status: "pending",
       round: event.round + 1,
       attemptsInRound: 0,
-      nextAttemptAt: new Date().toISOString(),
+      nextAttemptAt: businessNowSql(event.businessId),
       lastError: null,
     })
     .where(eq(webhookEvents.id, event.id))
@@ -20,6 +21,7 @@ async function startNewRound(tx: Db, event: WebhookEvent): Promise<WebhookEvent>
     kind: "deliver_webhook",
     businessId: event.businessId,
     payload: { eventId: event.id },
+    businessClock: true,
   });
   return updated!;
 }

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import type { JobKind } from "@/db/schema";
 import { env, inngestEnabled } from "@/lib/env";
 import { claimJobs, extendLeases, releaseJobs, type ClaimedJob } from "@/lib/jobs/claim-jobs";
-import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/jobs/context";
+import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/job-context";
 import { registerLocalExecutor } from "@/lib/jobs/local-executors";
 import { purgeFinishedJobs } from "@/lib/jobs/purge-finished-jobs";
 import { executeClaimedJob } from "@/lib/jobs/run-job";

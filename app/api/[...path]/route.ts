@@ -1,4 +1,8 @@
 import { dispatch } from "@/lib/api/routes";
+import { registerAllJobHandlers } from "@/lib/job-handlers";
+
+// The sandbox clock runs due jobs inside the request.
+registerAllJobHandlers();
 
 // Every JSON endpoint under base_url goes through one framework-free router (lib/api/routes.ts),
 // so the same handlers can be served without Next: decision 0001.

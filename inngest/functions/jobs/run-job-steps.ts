@@ -1,6 +1,6 @@
 import type { GetStepTools } from "inngest";
 import type { inngest } from "@/inngest/client";
-import { defaultJobContext } from "@/lib/jobs/context";
+import { defaultJobContext } from "@/lib/job-context";
 import { runJobById, type RunJobResult } from "@/lib/jobs/run-job";
 import { getDb } from "@/lib/db";
 

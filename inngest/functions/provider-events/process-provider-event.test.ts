@@ -1,7 +1,7 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { overrideJobHandler } from "@/lib/jobs/handlers";
+import { overrideJobHandler } from "@/lib/jobs/registry";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { processProviderEvent } from "./process-provider-event";
 

@@ -1,7 +1,7 @@
 import { inngest, providerEventReceived } from "@/inngest/client";
 import { runJobSteps } from "../jobs/run-job-steps";
 
-/** Processes one verified inbound provider event (its handler is registered in lib/jobs/handlers.ts). */
+/** Processes one verified inbound provider event (its handler is registered in lib/job-handlers.ts). */
 export const processProviderEvent = inngest.createFunction(
   {
     id: "process-provider-event",

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobs, payments, sessions, webhookEvents, type Session } from "@/db/schema";
 import { setUpInngestTestEnv } from "@/inngest/testing/setup";
-import { scheduleSessionExpiry } from "@/lib/jobs/session-expiry";
+import { scheduleSessionExpiry } from "@/lib/sessions/schedule-session-expiry";
 import { parseDbTime } from "@/lib/time";
 import { cardPayment, createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/fixtures";
 import { testDb } from "@/test/helpers";

@@ -1,7 +1,7 @@
 import { inngest, subscriptionSetupDue } from "@/inngest/client";
 import { runJobSteps } from "../jobs/run-job-steps";
 
-/** Creates the subscription at the card-billing provider after the first payment (handler in lib/jobs/handlers.ts). */
+/** Creates the subscription at the card-billing provider after the first payment (handler registered in lib/job-handlers.ts). */
 export const setUpSubscription = inngest.createFunction(
   {
     id: "set-up-subscription",

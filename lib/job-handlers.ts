@@ -1,0 +1,20 @@
+import { registerJobHandlers, type JobHandlerTable } from "@/lib/jobs/registry";
+import { processProviderEventJob } from "@/lib/payments/provider-events";
+import { refundPaymentJob } from "@/lib/payments/refund-payment";
+import { expireSessionJob } from "@/lib/sessions/expire-session";
+import { setupSubscriptionJob } from "@/lib/subscriptions/set-up-subscription";
+import { deliverWebhookJob } from "@/lib/webhooks/deliver-webhook";
+
+/** The handler of each job kind. */
+export const jobHandlers: JobHandlerTable = {
+  deliver_webhook: deliverWebhookJob,
+  expire_session: expireSessionJob,
+  process_provider_event: processProviderEventJob,
+  refund_payment: refundPaymentJob,
+  setup_subscription: setupSubscriptionJob,
+};
+
+/** Called by every composition root that runs jobs, before it runs any. */
+export function registerAllJobHandlers(): void {
+  registerJobHandlers(jobHandlers);
+}

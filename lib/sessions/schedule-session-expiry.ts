@@ -1,0 +1,22 @@
+import type { Db } from "@/db/client";
+import type { Session } from "@/db/schema";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+
+/**
+ * Schedules the expiry of a new session, due at its `expires_at` on the business's clock. Call it
+ * in the transaction that creates the session. Scheduling twice is harmless.
+ */
+export async function scheduleSessionExpiry(
+  tx: Db,
+  session: Pick<Session, "id" | "businessId" | "expiresAt">,
+) {
+  await enqueueJob(tx, {
+    kind: "expire_session",
+    businessId: session.businessId,
+    payload: { sessionId: session.id },
+    runAt: session.expiresAt,
+    businessClock: true,
+    dedupeKey: `expire_session:${session.id}`,
+    maxAttempts: 10,
+  });
+}
