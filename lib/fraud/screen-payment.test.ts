@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultFraudSettings, fraudSettingsOf } from "./fraud-settings";
 import { combineVerdicts, evaluateRules, riskVerdict, type ScreeningFacts } from "./screen-payment";
+import { velocityRulesOf } from "./velocity-rules-of";
 
 const facts: ScreeningFacts = {
   amount: 2500,
@@ -82,5 +83,44 @@ describe("fraud rules", () => {
     expect(fraudSettingsOf({ fraudSettings: { maxAttemptsPerCard: 3 } }).maxAttemptsPerCard).toBe(3);
     expect(fraudSettingsOf({ fraudSettings: { maxAttemptsPerCard: -3 } })).toEqual(defaultFraudSettings);
     expect(fraudSettingsOf({ fraudSettings: null })).toEqual(defaultFraudSettings);
+  });
+
+  it("skips a velocity rule that does not apply, however many attempts", () => {
+    const many = { card: null, ip: 99, email: null };
+    expect(evaluateRules(defaultFraudSettings, facts, many)).toEqual({
+      decision: "decline",
+      reasons: ["ip_velocity"],
+    });
+    expect(evaluateRules(defaultFraudSettings, facts, { card: null, ip: null, email: null }).decision).toBe(
+      "allow",
+    );
+  });
+
+  it("applies every velocity rule to a live business, and to a sandbox business only those it set", () => {
+    const all = { card: true, ip: true, email: true };
+    expect(velocityRulesOf({ mode: "live", fraudSettings: null })).toEqual(all);
+    expect(velocityRulesOf({ mode: "live", fraudSettings: { enabled: true } })).toEqual(all);
+    expect(velocityRulesOf({ mode: "sandbox", fraudSettings: null })).toEqual({
+      card: false,
+      ip: false,
+      email: false,
+    });
+    expect(
+      velocityRulesOf({
+        mode: "sandbox",
+        fraudSettings: { reviewAmountCents: 100, velocityWindowSeconds: 60 },
+      }),
+    ).toEqual({
+      card: false,
+      ip: false,
+      email: false,
+    });
+    expect(
+      velocityRulesOf({ mode: "sandbox", fraudSettings: { maxAttemptsPerCard: 5, maxAttemptsPerEmail: 3 } }),
+    ).toEqual({
+      card: true,
+      ip: false,
+      email: true,
+    });
   });
 });

@@ -2,6 +2,7 @@ import { and, count, eq, gte, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { paymentAttempts, type Business, type FraudVerdict } from "@/db/schema";
 import { fraudSettingsOf, type FraudSettings } from "./fraud-settings";
+import { velocityRulesOf } from "./velocity-rules-of";
 
 export type FraudDecision = FraudVerdict["decision"];
 
@@ -16,8 +17,11 @@ export type ScreeningFacts = {
   email: string | null;
 };
 
-/** Attempts of the business within the window with the same card, IP and e-mail (this one included). */
-export type VelocityCounts = { card: number; ip: number; email: number };
+/**
+ * Attempts of the business within the window with the same card, IP and e-mail (this one
+ * included); null where that velocity rule does not apply (velocityRulesOf).
+ */
+export type VelocityCounts = { card: number | null; ip: number | null; email: number | null };
 
 const severity: Record<FraudDecision, number> = { allow: 0, review: 1, decline: 2 };
 
@@ -35,7 +39,8 @@ export function combineVerdicts(...verdicts: (FraudVerdict | null | undefined)[]
   return { decision, reasons };
 }
 
-function velocity(rule: string, seen: number, limit: number): FraudVerdict | null {
+function velocity(rule: string, seen: number | null, limit: number): FraudVerdict | null {
+  if (seen === null) return null;
   if (seen > 2 * limit) return { decision: "decline", reasons: [rule] };
   if (seen > limit) return { decision: "review", reasons: [rule] };
   return null;
@@ -112,33 +117,42 @@ async function countAttempts(
  */
 export async function screenPayment(
   db: Db,
-  business: Pick<Business, "id" | "fraudSettings">,
+  business: Pick<Business, "id" | "mode" | "fraudSettings">,
   attemptId: string,
   facts: ScreeningFacts,
 ): Promise<FraudVerdict> {
   const settings = fraudSettingsOf(business);
   if (!settings.enabled) return allowVerdict;
   const window = settings.velocityWindowSeconds;
+  const rules = velocityRulesOf(business);
   const [card, ip, email] = await Promise.all([
-    facts.cardFingerprint
-      ? countAttempts(
-          db,
-          business.id,
-          attemptId,
-          window,
-          eq(paymentAttempts.cardFingerprint, facts.cardFingerprint),
-        )
-      : 0,
-    facts.ip ? countAttempts(db, business.id, attemptId, window, eq(paymentAttempts.ip, facts.ip)) : 0,
-    facts.email
-      ? countAttempts(
-          db,
-          business.id,
-          attemptId,
-          window,
-          sql`lower(${paymentAttempts.email}) = ${facts.email.toLowerCase()}`,
-        )
-      : 0,
+    !rules.card
+      ? null
+      : facts.cardFingerprint
+        ? countAttempts(
+            db,
+            business.id,
+            attemptId,
+            window,
+            eq(paymentAttempts.cardFingerprint, facts.cardFingerprint),
+          )
+        : 0,
+    !rules.ip
+      ? null
+      : facts.ip
+        ? countAttempts(db, business.id, attemptId, window, eq(paymentAttempts.ip, facts.ip))
+        : 0,
+    !rules.email
+      ? null
+      : facts.email
+        ? countAttempts(
+            db,
+            business.id,
+            attemptId,
+            window,
+            sql`lower(${paymentAttempts.email}) = ${facts.email.toLowerCase()}`,
+          )
+        : 0,
   ]);
   return evaluateRules(settings, facts, { card, ip, email });
 }

@@ -80,6 +80,48 @@ describe("payments held for review (Stripe risk_level elevated: 4000000000009235
   });
 });
 
+describe("the sandbox's success card", () => {
+  it("keeps succeeding however often it is used when the business set no velocity limit", async () => {
+    const biz = await paymentsBusiness();
+    const statuses: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const { session_id } = await newSession(biz);
+      statuses.push(
+        String((await helperPay(biz, session_id, { card_number: "4242424242424242" })).body.status),
+      );
+    }
+    expect(statuses).toEqual(Array<string>(30).fill("succeeded"));
+    // The dedicated cards still give their outcomes on that same business.
+    const review = await newSession(biz);
+    expect((await helperPay(biz, review.session_id, { card_number: "4000000000009235" })).body.status).toBe(
+      "pending_review",
+    );
+    const fraud = await newSession(biz);
+    expect((await helperPay(biz, fraud.session_id, { card_number: "4100000000000019" })).body.status).toBe(
+      "declined",
+    );
+  }, 120_000);
+
+  it("is held, then declined, once the business sets the card's velocity limit", async () => {
+    const biz = await paymentsBusiness();
+    for (let i = 0; i < 6; i++) {
+      const { session_id } = await newSession(biz);
+      await helperPay(biz, session_id);
+    }
+    // Setting the default value explicitly turns the rule on; the six attempts above count.
+    await updateFraudSettings(testDb(), biz.business.id, { maxAttemptsPerCard: 5 });
+    const held = await newSession(biz);
+    expect((await helperPay(biz, held.session_id)).body.status).toBe("pending_review");
+    expect((await paymentRow(held.session_id))!.fraudReasons).toEqual(["card_velocity"]);
+    for (let i = 0; i < 3; i++) {
+      const { session_id } = await newSession(biz);
+      await helperPay(biz, session_id);
+    }
+    const declined = await newSession(biz);
+    expect((await helperPay(biz, declined.session_id)).body.status).toBe("declined");
+  }, 60_000);
+});
+
 describe("fraud rules", () => {
   it("holds a payment above the business's review amount, and declines above its decline amount (never charged)", async () => {
     const biz = await paymentsBusiness();
