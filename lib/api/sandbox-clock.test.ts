@@ -157,9 +157,9 @@ describe("POST /sandbox/clock/advance", () => {
       );
       await hooks.waitForRequests(1);
       const attempts = async () =>
-        (await testDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event!.id))).filter(
-          (d) => d.outcome !== "in_flight",
-        ).length;
+        (
+          await testDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event!.id))
+        ).filter((d) => d.outcome !== "in_flight").length;
       await vi.waitFor(async () => expect(await attempts()).toBe(1));
 
       // Half a minute is not enough; the minute is (each advance returns once the attempt is made).
@@ -190,7 +190,11 @@ describe("POST /sandbox/clock/advance", () => {
 
   it("keeps a live business's retries on real time (its clock never moves)", async () => {
     const hooks = await receiver(() => ({ status: 500 }));
-    const biz = await createTestBusiness({ webhookUrl: hooks.url, webhookEvents: ["succeeded"], mode: "live" });
+    const biz = await createTestBusiness({
+      webhookUrl: hooks.url,
+      webhookEvents: ["succeeded"],
+      mode: "live",
+    });
     const session = await createSessionRow(biz);
     const event = await transactionWithJobs(testDb(), (tx) =>
       emitWebhookEvent(tx, { business: biz.business, session, type: "succeeded" }),
@@ -206,7 +210,9 @@ describe("POST /sandbox/clock/advance", () => {
     const dueIn = parseDbTime(job!.runAt).getTime() - Date.now();
     expect(dueIn).toBeGreaterThan(50_000);
     expect(dueIn).toBeLessThanOrEqual(60_000);
-    expect(Math.abs(parseDbTime(pending!.nextAttemptAt!).getTime() - parseDbTime(job!.runAt).getTime())).toBeLessThan(1000);
+    expect(
+      Math.abs(parseDbTime(pending!.nextAttemptAt!).getTime() - parseDbTime(job!.runAt).getTime()),
+    ).toBeLessThan(1000);
   });
 });
 
@@ -217,7 +223,8 @@ describe("the business's Stripe test clock", () => {
     const { emulator } = await startSandboxProviders({ webhookRetryDelaysMs: [] });
     const biz = await createTestBusiness();
     const clockOf = async () =>
-      (await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id)))[0]!.stripeTestClockId;
+      (await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id)))[0]!
+        .stripeTestClockId;
     // A business without one advances all the same.
     expect((await advance(biz.secretKey, { seconds: 60 })).status).toBe(200);
     expect(await clockOf()).toBeNull();
@@ -237,7 +244,14 @@ describe("the business's Stripe test clock", () => {
       customer: customer.id,
       default_payment_method: method,
       items: [
-        { price_data: { currency: "usd", product: product.id, unit_amount: 1000, recurring: { interval: "month" } } },
+        {
+          price_data: {
+            currency: "usd",
+            product: product.id,
+            unit_amount: 1000,
+            recurring: { interval: "month" },
+          },
+        },
       ],
     });
     const res = await advance(biz.secretKey, { seconds: 32 * 86400 });

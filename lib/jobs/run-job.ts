@@ -41,8 +41,7 @@ export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext
 
 /** The outcome as recorded; a retry carries the real time its row is due again. */
 export type FinishedJob =
-  | Exclude<JobOutcome, { status: "retry" }>
-  | (Extract<JobOutcome, { status: "retry" }> & { runAt: Date });
+  Exclude<JobOutcome, { status: "retry" }> | (Extract<JobOutcome, { status: "retry" }> & { runAt: Date });
 
 /** Records the outcome; for a retry, answers the real time the row is due again. */
 async function finishJob(db: Db, job: ClaimedJob, outcome: JobOutcome): Promise<Date | null> {

@@ -50,7 +50,10 @@ export async function advanceSandboxTestClock(
         await stripe.testHelpers.testClocks.advance(clockId, { frozen_time: target });
       } catch (error) {
         // Another advance of the same clock got there first: wait for it, then go on from there.
-        if (!(error instanceof Stripe.errors.StripeInvalidRequestError) || error.code !== "test_clock_not_ready")
+        if (
+          !(error instanceof Stripe.errors.StripeInvalidRequestError) ||
+          error.code !== "test_clock_not_ready"
+        )
           throw error;
       }
       continue;
