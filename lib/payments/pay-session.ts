@@ -25,6 +25,7 @@ import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-for";
+import { ensureSandboxTestClock } from "@/lib/providers/stripe/ensure-sandbox-test-clock";
 import type { CardInstrument } from "@/lib/providers/types";
 import { activeMethods } from "@/lib/sessions/create-session";
 import { parseDbTime } from "@/lib/time";
@@ -393,6 +394,11 @@ async function payByCard(db: Db, prepared: Extract<Prepared, { kind: "attempt" }
     name: attempt.customerDetails?.name ?? null,
     phone: attempt.customerDetails?.phone ?? null,
     customerRef: session.customer,
+    // A sandbox plan's customer lives on the business's test clock: its clock then drives renewals.
+    testClock:
+      session.subscriptionInterval !== null && business.mode === "sandbox"
+        ? await ensureSandboxTestClock(db, business)
+        : null,
   });
   await rememberProviderObject(db, {
     provider: method.provider,

@@ -38,6 +38,7 @@ export type SandboxPayBody = z.infer<typeof sandboxPaySchema>;
 /** Stripe's test cards: 4242… succeeds; `outcome: "failed"` without a card uses 4000…0002 (declined). */
 const defaultCard = "4242424242424242";
 const declinedCard = "4000000000000002";
+const failsLaterCard = "4000000000000341";
 
 /**
  * POST /sandbox/sessions/{id}/pay: pays a sandbox session the way the hosted page would (the same
@@ -75,7 +76,11 @@ export async function sandboxPay(
   const input: PayInput = { paymentMethodId: method.id, customerDetails: body.customer_details };
 
   if (!method.redirect) {
-    const number = body.card_number ?? (body.outcome === "failed" ? declinedCard : defaultCard);
+    const asked = body.card_number ?? (body.outcome === "failed" ? declinedCard : defaultCard);
+    // "Attaches, every later charge fails": Stripe's card fails the first charge too, so the helper
+    // pays with a working card and makes it behave like this one from then on (renewals fail).
+    const failsLater = asked === failsLaterCard;
+    const number = failsLater ? defaultCard : asked;
     const result = await paySession(
       db,
       sessionId,
@@ -85,6 +90,15 @@ export async function sandboxPay(
       },
       ctx,
     );
+    if (failsLater) {
+      const attempt = await currentAttempt(db, sessionId);
+      if (attempt?.providerPaymentMethodId)
+        (await sandboxEmulator()).setCardBehavior(
+          sandboxStripeKey(business.id),
+          attempt.providerPaymentMethodId,
+          failsLaterCard,
+        );
+    }
     if (result.next?.type !== "authenticate") return result.payment;
     // The helper answers the first 3-D Secure challenge as the payer would.
     const attempt = await currentAttempt(db, sessionId);

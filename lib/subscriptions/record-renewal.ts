@@ -116,10 +116,8 @@ export async function recordRenewal(
         payment: failedPayment!,
         type: "subscription_payment_failed",
         failureReason: invoice.failureReason ?? "payment_failed",
-        subscription: {
-          ...webhookSubscriptionInfo(current, cycle),
-          currentPeriodEnd: toDbTime(invoice.periodStart!),
-        },
+        // The end of the last paid period: access is not extended by an unpaid renewal.
+        subscription: webhookSubscriptionInfo(current, cycle),
         dedupeKey: `subscription_payment_failed:${subscription.id}:${cycle}`,
       });
       return { cycle, outcome: "failed" };

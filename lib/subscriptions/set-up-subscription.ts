@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, type Subscription } from "@/db/schema";
+import { businessNow } from "@/lib/clock";
 import { ProviderError } from "@/lib/errors";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
@@ -8,6 +9,7 @@ import { errorBackoffMs } from "@/lib/jobs/run-job";
 import { log } from "@/lib/log";
 import { rememberProviderObject } from "@/lib/payments/payment-records";
 import { stripeFor } from "@/lib/providers/provider-for";
+import { advanceSandboxTestClock } from "@/lib/providers/stripe/advance-sandbox-test-clock";
 import { isUnavailable, StripeBilling } from "@/lib/providers/stripe/stripe-billing";
 import { toDbTime } from "@/lib/time";
 import { parseDbTime } from "@/lib/time";
@@ -76,6 +78,10 @@ async function createAtProvider(
   try {
     if (!subscription.providerCustomerId || !subscription.providerPaymentMethodId)
       throw new ProviderError("The signup payment saved no card at the provider", "no_saved_card");
+    // A sandbox test clock stands still between clock advances while the business's clock runs on:
+    // bring it to the business's now, or Stripe would find the first renewal beyond its next period.
+    const [business] = await db.select().from(businesses).where(eq(businesses.id, subscription.businessId));
+    if (business?.mode === "sandbox") await advanceSandboxTestClock(db, business, businessNow(business));
     await billing.setDefaultPaymentMethod(subscription.providerCustomerId, subscription.providerPaymentMethodId);
     const state = await billing.createSubscription({
       subscriptionId: subscription.id,

@@ -57,7 +57,8 @@ export async function startSubscription(
       payerDetails: payment.customerDetails,
       cyclesCount: 1,
       periodAnchor: toDbTime(now),
-      currentPeriodEnd: toDbTime(addInterval(now, interval, count)),
+      // Whole seconds, as the provider bills: its period ends then match this one exactly.
+      currentPeriodEnd: toDbTime(new Date(Math.floor(addInterval(now, interval, count).getTime() / 1000) * 1000)),
       initialSessionId: session.id,
       initialPaymentId: payment.id,
       managementTokenDigest: managementTokenDigest(managementToken(id)),

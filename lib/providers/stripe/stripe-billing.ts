@@ -70,7 +70,7 @@ function fail(error: unknown, what: string): never {
     error instanceof Stripe.errors.StripeAuthenticationError ||
     error instanceof Stripe.errors.StripePermissionError
   )
-    throw new ProviderError(`Stripe refused to ${what}: ${error.message}`, error.code ?? error.type);
+    throw new ProviderError(`Stripe refused to ${what}: ${error.message}`, error.code ?? "invalid_request");
   if (error instanceof Stripe.errors.StripeError)
     throw new ProviderError(`Stripe is unavailable: ${error.message}`, "provider_unavailable");
   throw error;
