@@ -20,7 +20,10 @@ export function parseAtPeriodEnd(body: Record<string, unknown>): boolean {
 export const getSubscriptions = apiHandler({
   auth: "secret",
   handle: async ({ request, db, caller }) =>
-    json(200, await listSubscriptions(db, caller.business.id, parseListQuery(new URL(request.url).searchParams))),
+    json(
+      200,
+      await listSubscriptions(db, caller.business.id, parseListQuery(new URL(request.url).searchParams)),
+    ),
 });
 
 // GET /subscriptions/{subscription_id}
@@ -48,7 +51,9 @@ export const postSubscriptionResume = apiHandler({
   auth: "secret",
   handle: async ({ request, params, db, caller }) => {
     await readJsonObject(request, { allowEmpty: true });
-    const resumed = await resumeSubscription(db, caller.business.id, params.subscription_id ?? "", { by: "api" });
+    const resumed = await resumeSubscription(db, caller.business.id, params.subscription_id ?? "", {
+      by: "api",
+    });
     return json(200, subscriptionView(resumed));
   },
 });

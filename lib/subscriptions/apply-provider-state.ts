@@ -83,7 +83,11 @@ export async function applyProviderState(
       set.cancellationReason = actor
         ? reasonOfActor(actor, subscription.cancellationReason)
         : (state.cancellationReason ?? "cancellation_requested");
-    } else if (!state.cancelScheduled && subscription.cancelAtPeriodEnd && subscription.pendingOp !== "resume") {
+    } else if (
+      !state.cancelScheduled &&
+      subscription.cancelAtPeriodEnd &&
+      subscription.pendingOp !== "resume"
+    ) {
       if (subscription.cancelRequestedBy && protectedRequesters.includes(subscription.cancelRequestedBy))
         reapply = true;
       else {
@@ -92,7 +96,9 @@ export async function applyProviderState(
         set.cancellationReason = null;
       }
     }
-    const updated = Object.keys(set).length ? await updateSubscription(tx, subscription.id, set) : subscription;
+    const updated = Object.keys(set).length
+      ? await updateSubscription(tx, subscription.id, set)
+      : subscription;
     if (reapply)
       await enqueueJob(tx, {
         kind: "setup_subscription",

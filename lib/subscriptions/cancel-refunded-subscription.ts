@@ -11,7 +11,11 @@ import { endSubscription, lockSubscription } from "./subscription-records";
  * subscription ends (`system`, `initial_payment_refunded`, `subscription_canceled`) and a
  * `setup_subscription` job ends it at the provider too, after commit. Nothing for other payments.
  */
-export async function cancelRefundedSubscription(tx: Db, business: Business, paymentId: string): Promise<void> {
+export async function cancelRefundedSubscription(
+  tx: Db,
+  business: Business,
+  paymentId: string,
+): Promise<void> {
   const [row] = await tx
     .select({ id: subscriptions.id })
     .from(subscriptions)

@@ -27,10 +27,17 @@ export async function cancelSubscription(
 ): Promise<Subscription> {
   const { atPeriodEnd, by } = options;
   if (by === "payer" && !atPeriodEnd)
-    throw new ForbiddenError("immediate_cancel_not_allowed", "The customer can only cancel at the end of the period");
+    throw new ForbiddenError(
+      "immediate_cancel_not_allowed",
+      "The customer can only cancel at the end of the period",
+    );
   const reason = reasonOfActor(by, null);
   const schedule = (tx: Db, s: Subscription) =>
-    updateSubscription(tx, s.id, { cancelAtPeriodEnd: true, cancelRequestedBy: by, cancellationReason: reason });
+    updateSubscription(tx, s.id, {
+      cancelAtPeriodEnd: true,
+      cancelRequestedBy: by,
+      cancellationReason: reason,
+    });
   const end = (tx: Db, s: Subscription, business: Parameters<typeof endSubscription>[1], at?: Date | null) =>
     endSubscription(tx, business, s, {
       by,
@@ -47,11 +54,16 @@ export async function cancelSubscription(
       if (subscription.status === "canceled")
         throw new SubscriptionUpdateFailedError("conflict", "The subscription is already canceled");
       if (by === "payer" && subscription.status !== "active")
-        throw new SubscriptionUpdateFailedError("conflict", "Only an active subscription can be canceled here");
+        throw new SubscriptionUpdateFailedError(
+          "conflict",
+          "Only an active subscription can be canceled here",
+        );
       if (atPeriodEnd && subscription.cancelAtPeriodEnd) return { done: subscription };
       // Not at the provider yet: the setup job carries this over when it creates it (or not at all).
       if (!subscription.providerSubscriptionId)
-        return { done: atPeriodEnd ? await schedule(tx, subscription) : await end(tx, subscription, business) };
+        return {
+          done: atPeriodEnd ? await schedule(tx, subscription) : await end(tx, subscription, business),
+        };
       return {
         call: (billing, providerId) =>
           atPeriodEnd

@@ -19,7 +19,12 @@ type Decision<T> =
   /** Settled under the lock, nothing to ask the provider. */
   | { done: T }
   /** Ask the provider, then apply its answer. */
-  | { call: (billing: Awaited<ReturnType<typeof billingFor>>, providerId: string) => Promise<ProviderSubscriptionState> };
+  | {
+      call: (
+        billing: Awaited<ReturnType<typeof billingFor>>,
+        providerId: string,
+      ) => Promise<ProviderSubscriptionState>;
+    };
 
 /**
  * A cancel or resume (decision 0013), without ever calling the provider inside a transaction:
@@ -35,7 +40,12 @@ export async function changeAtProvider<T extends Subscription>(
   subscriptionId: string,
   op: PendingOp,
   decide: (tx: Db, subscription: Subscription, business: Business) => Promise<Decision<T>>,
-  apply: (tx: Db, subscription: Subscription, business: Business, state: ProviderSubscriptionState) => Promise<T>,
+  apply: (
+    tx: Db,
+    subscription: Subscription,
+    business: Business,
+    state: ProviderSubscriptionState,
+  ) => Promise<T>,
 ): Promise<Subscription> {
   const token = randomToken(24);
   const first = await transactionWithJobs(db, async (tx) => {
@@ -72,14 +82,22 @@ export async function changeAtProvider<T extends Subscription>(
       );
     throw error;
   }
-  return transactionWithJobs(db, async (tx) => {
-    const { subscription, business } = await lockSubscription(tx, subscriptionId, businessId);
-    if (subscription.pendingOpToken !== token)
-      throw new SubscriptionUpdateFailedError("conflict", "The subscription changed during the request; retry");
-    const applied = await apply(tx, subscription, business, state);
-    if (applied.pendingOpToken !== token) return applied;
-    return updateSubscription(tx, applied.id, { pendingOp: null, pendingOpToken: null, pendingOpAt: null });
-  });
+  try {
+    return await transactionWithJobs(db, async (tx) => {
+      const { subscription, business } = await lockSubscription(tx, subscriptionId, businessId);
+      if (subscription.pendingOpToken !== token)
+        throw new SubscriptionUpdateFailedError(
+          "conflict",
+          "The subscription changed during the request; retry",
+        );
+      // The provider's own event may have been applied meanwhile (it tells Kassa's changes by their comment).
+      const applied = await apply(tx, subscription, business, state);
+      return updateSubscription(tx, applied.id, { pendingOp: null, pendingOpToken: null, pendingOpAt: null });
+    });
+  } catch (error) {
+    await release(db, subscriptionId, token);
+    throw error;
+  }
 }
 
 async function release(db: Db, subscriptionId: string, token: string): Promise<void> {

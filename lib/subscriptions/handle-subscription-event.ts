@@ -17,7 +17,11 @@ export function isSubscriptionEvent(type: string): boolean {
 }
 
 /** The provider subscription an event is about, and Kassa's id when its metadata carries it. */
-function subjectOf(event: ProviderEvent): { providerId: string | null; kassaId: string | null; invoiceId: string | null } {
+function subjectOf(event: ProviderEvent): {
+  providerId: string | null;
+  kassaId: string | null;
+  invoiceId: string | null;
+} {
   const object = asObject(asObject(event.payload.data)?.object);
   if (event.type.startsWith("invoice.")) {
     const details = asObject(asObject(object?.parent)?.subscription_details);

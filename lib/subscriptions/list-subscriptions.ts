@@ -11,7 +11,11 @@ const listQuerySchema = z.object({
       error: "status must be one of active, past_due, canceled, canceling",
     })
     .optional(),
-  customer: z.string().refine(isSafeText, safeText).max(255, { error: "customer must be at most 255 characters" }).optional(),
+  customer: z
+    .string()
+    .refine(isSafeText, safeText)
+    .max(255, { error: "customer must be at most 255 characters" })
+    .optional(),
   limit: z
     .string()
     .regex(/^\d{1,3}$/, { error: "limit must be an integer from 1 to 100" })
@@ -49,7 +53,10 @@ export async function listSubscriptions(
   const limit = query.limit ?? 10;
   const where: SQL[] = [eq(subscriptions.businessId, businessId)];
   if (query.status === "canceling")
-    where.push(inArray(subscriptions.status, ["active", "past_due"]), eq(subscriptions.cancelAtPeriodEnd, true));
+    where.push(
+      inArray(subscriptions.status, ["active", "past_due"]),
+      eq(subscriptions.cancelAtPeriodEnd, true),
+    );
   else if (query.status) where.push(eq(subscriptions.status, query.status));
   if (query.customer !== undefined) where.push(eq(subscriptions.customer, query.customer));
   if (query.starting_after) where.push(gt(subscriptions.id, query.starting_after));

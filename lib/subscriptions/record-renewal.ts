@@ -19,11 +19,14 @@ import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { cycleOfPeriod } from "./interval";
 import { lockSubscription, updateSubscription, webhookSubscriptionInfo } from "./subscription-records";
 
-export type RenewalResult = { cycle: number; outcome: "paid" | "failed" | "unchanged" } | { outcome: "not_a_renewal" };
+export type RenewalResult =
+  { cycle: number; outcome: "paid" | "failed" | "unchanged" } | { outcome: "not_a_renewal" };
 
 /** An invoice that bills a renewal (not the $0 first invoice of the anchored subscription). */
 export function isRenewalInvoice(invoice: ProviderInvoiceState): boolean {
-  return invoice.billingReason === "subscription_cycle" && invoice.amountDue > 0 && invoice.periodStart !== null;
+  return (
+    invoice.billingReason === "subscription_cycle" && invoice.amountDue > 0 && invoice.periodStart !== null
+  );
 }
 
 /**
@@ -59,7 +62,8 @@ export async function recordRenewal(
     }
     const { session, payment } = await renewalRecords(tx, row);
     let current = subscription;
-    if (cycle > current.cyclesCount) current = await updateSubscription(tx, current.id, { cyclesCount: cycle });
+    if (cycle > current.cyclesCount)
+      current = await updateSubscription(tx, current.id, { cyclesCount: cycle });
 
     if (paid && row.status !== "paid") {
       const [succeeded] = await tx
@@ -109,7 +113,8 @@ export async function recordRenewal(
         .where(eq(payments.id, payment.id))
         .returning();
       await markCycle(tx, row, { status: "failed", failureNotified: true });
-      if (current.status === "active") current = await updateSubscription(tx, current.id, { status: "past_due" });
+      if (current.status === "active")
+        current = await updateSubscription(tx, current.id, { status: "past_due" });
       await emitWebhookEvent(tx, {
         business,
         session,
@@ -131,7 +136,10 @@ async function cycleRow(tx: Db, subscription: Subscription, invoiceId: string) {
     .select()
     .from(subscriptionCycles)
     .where(
-      and(eq(subscriptionCycles.subscriptionId, subscription.id), eq(subscriptionCycles.providerInvoiceId, invoiceId)),
+      and(
+        eq(subscriptionCycles.subscriptionId, subscription.id),
+        eq(subscriptionCycles.providerInvoiceId, invoiceId),
+      ),
     );
   return row ?? null;
 }
@@ -200,7 +208,10 @@ async function openCycle(
   return row!;
 }
 
-async function renewalRecords(tx: Db, row: SubscriptionCycle): Promise<{ session: Session; payment: Payment }> {
+async function renewalRecords(
+  tx: Db,
+  row: SubscriptionCycle,
+): Promise<{ session: Session; payment: Payment }> {
   const [session] = await tx.select().from(sessions).where(eq(sessions.id, row.sessionId!));
   const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, row.sessionId!));
   return { session: session!, payment: payment! };

@@ -66,7 +66,9 @@ describe("a monthly subscription, end to end through the API and the emulator", 
     });
     const after = await readSubscription(biz, row.id);
     expect(after.body).toMatchObject({ status: "active", cycles_count: 2 });
-    expect(Date.parse(after.body.current_period_end!)).toBeGreaterThan(Date.parse(first.body.current_period_end!));
+    expect(Date.parse(after.body.current_period_end!)).toBeGreaterThan(
+      Date.parse(first.body.current_period_end!),
+    );
     expect((renewal!.subscription as { current_period_end: string }).current_period_end).toBe(
       after.body.current_period_end,
     );

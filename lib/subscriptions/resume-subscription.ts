@@ -25,7 +25,11 @@ export async function resumeSubscription(
   options: { by: CancelActor },
 ): Promise<Subscription> {
   const unschedule = (tx: Db, s: Subscription) =>
-    updateSubscription(tx, s.id, { cancelAtPeriodEnd: false, cancelRequestedBy: null, cancellationReason: null });
+    updateSubscription(tx, s.id, {
+      cancelAtPeriodEnd: false,
+      cancelRequestedBy: null,
+      cancellationReason: null,
+    });
   return changeAtProvider(
     db,
     businessId,

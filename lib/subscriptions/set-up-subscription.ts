@@ -14,7 +14,12 @@ import { isUnavailable, StripeBilling } from "@/lib/providers/stripe/stripe-bill
 import { toDbTime } from "@/lib/time";
 import { parseDbTime } from "@/lib/time";
 import { applyProviderState } from "./apply-provider-state";
-import { endSubscription, findSubscription, lockSubscription, updateSubscription } from "./subscription-records";
+import {
+  endSubscription,
+  findSubscription,
+  lockSubscription,
+  updateSubscription,
+} from "./subscription-records";
 
 export async function billingFor(db: Db, businessId: string): Promise<StripeBilling> {
   const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
@@ -26,12 +31,7 @@ export async function billingFor(db: Db, businessId: string): Promise<StripeBill
 export const kassaComment = (actor: string) => `kassa:${actor}`;
 
 export type ReconcileResult =
-  | "created"
-  | "canceled_at_provider"
-  | "scheduled_at_provider"
-  | "in_step"
-  | "setup_failed"
-  | "nothing_to_do";
+  "created" | "canceled_at_provider" | "scheduled_at_provider" | "in_step" | "setup_failed" | "nothing_to_do";
 
 /**
  * Makes the provider match Kassa for one subscription, idempotently (the `setup_subscription`
@@ -43,7 +43,10 @@ export type ReconcileResult =
  *   schedules it again.
  * Provider calls happen outside any transaction; the result is applied under the row's lock.
  */
-export async function reconcileProviderSubscription(db: Db, subscriptionId: string): Promise<ReconcileResult> {
+export async function reconcileProviderSubscription(
+  db: Db,
+  subscriptionId: string,
+): Promise<ReconcileResult> {
   const subscription = await findSubscription(db, subscriptionId);
   const billing = await billingFor(db, subscription.businessId);
   if (!subscription.providerSubscriptionId) {
@@ -82,7 +85,10 @@ async function createAtProvider(
     // bring it to the business's now, or Stripe would find the first renewal beyond its next period.
     const [business] = await db.select().from(businesses).where(eq(businesses.id, subscription.businessId));
     if (business?.mode === "sandbox") await advanceSandboxTestClock(db, business, businessNow(business));
-    await billing.setDefaultPaymentMethod(subscription.providerCustomerId, subscription.providerPaymentMethodId);
+    await billing.setDefaultPaymentMethod(
+      subscription.providerCustomerId,
+      subscription.providerPaymentMethodId,
+    );
     const state = await billing.createSubscription({
       subscriptionId: subscription.id,
       businessId: subscription.businessId,

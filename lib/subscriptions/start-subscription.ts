@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { paymentAttempts, subscriptions, type Business, type Payment, type Session, type Subscription } from "@/db/schema";
+import {
+  paymentAttempts,
+  subscriptions,
+  type Business,
+  type Payment,
+  type Session,
+  type Subscription,
+} from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
@@ -21,7 +28,10 @@ export async function startSubscription(
 ): Promise<Subscription | null> {
   const { business, session, payment } = input;
   if (!session.subscriptionInterval) return null;
-  const [existing] = await tx.select().from(subscriptions).where(eq(subscriptions.initialSessionId, session.id));
+  const [existing] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.initialSessionId, session.id));
   if (existing) return existing;
   const [attempt] = payment.attemptId
     ? await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, payment.attemptId))
@@ -58,7 +68,9 @@ export async function startSubscription(
       cyclesCount: 1,
       periodAnchor: toDbTime(now),
       // Whole seconds, as the provider bills: its period ends then match this one exactly.
-      currentPeriodEnd: toDbTime(new Date(Math.floor(addInterval(now, interval, count).getTime() / 1000) * 1000)),
+      currentPeriodEnd: toDbTime(
+        new Date(Math.floor(addInterval(now, interval, count).getTime() / 1000) * 1000),
+      ),
       initialSessionId: session.id,
       initialPaymentId: payment.id,
       managementTokenDigest: managementTokenDigest(managementToken(id)),

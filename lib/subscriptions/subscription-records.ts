@@ -1,13 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import {
-  businesses,
-  payments,
-  sessions,
-  subscriptions,
-  type Business,
-  type Subscription,
-} from "@/db/schema";
+import { businesses, payments, sessions, subscriptions, type Business, type Subscription } from "@/db/schema";
 import { SubscriptionNotFoundError } from "@/lib/errors";
 import { emitWebhookEvent, type WebhookSubscriptionInfo } from "@/lib/webhooks/emit-webhook-event";
 import { managementUrl } from "./management-token";
@@ -113,9 +106,6 @@ export async function endSubscription(
     canceledAt: end.at,
     canceledBy: end.by,
     cancellationReason: end.reason,
-    pendingOp: null,
-    pendingOpToken: null,
-    pendingOpAt: null,
   });
   await emitSubscriptionCanceled(tx, business, ended);
   return ended;

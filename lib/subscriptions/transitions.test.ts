@@ -74,14 +74,23 @@ describe("signup", () => {
     const { biz } = await subscriptionBusiness();
     const { sessionId, payment } = await signUp(biz, { card: "4000000000009235" });
     expect(payment.status).toBe("pending_review");
-    const none = await testDb().select().from(subscriptions).where(eq(subscriptions.initialSessionId, sessionId));
+    const none = await testDb()
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.initialSessionId, sessionId));
     expect(none).toEqual([]);
     await acceptReviewedPayment(testDb(), biz.business.id, sessionId);
     const row = await subscriptionOfSession(sessionId);
     expect(row).toMatchObject({ status: "active", cyclesCount: 1 });
     const types = (
-      await testDb().select({ type: webhookEvents.type, body: webhookEvents.body }).from(webhookEvents).where(eq(webhookEvents.sessionId, sessionId))
-    ).map((r) => [r.type, (JSON.parse(r.body) as { subscription?: { cycle: number } }).subscription?.cycle ?? null]);
+      await testDb()
+        .select({ type: webhookEvents.type, body: webhookEvents.body })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.sessionId, sessionId))
+    ).map((r) => [
+      r.type,
+      (JSON.parse(r.body) as { subscription?: { cycle: number } }).subscription?.cycle ?? null,
+    ]);
     expect(types).toEqual([
       ["pending_review", null],
       ["succeeded", 1],
@@ -138,7 +147,11 @@ describe("renewal failures", () => {
     });
     expect(ended.canceled_at).not.toBeNull();
     const events = await eventsOf(id);
-    expect(events.map((e) => e.type)).toEqual(["succeeded", "subscription_payment_failed", "subscription_canceled"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "succeeded",
+      "subscription_payment_failed",
+      "subscription_canceled",
+    ]);
     const failure = events[1]!.body;
     expect(failure).toMatchObject({
       order_id: `${orderId}-2`,

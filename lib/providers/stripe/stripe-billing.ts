@@ -61,7 +61,8 @@ export type CreateProviderSubscription = {
 };
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-const dateOf = (value: number | null | undefined) => (typeof value === "number" ? new Date(value * 1000) : null);
+const dateOf = (value: number | null | undefined) =>
+  typeof value === "number" ? new Date(value * 1000) : null;
 
 function fail(error: unknown, what: string): never {
   if (
@@ -227,7 +228,8 @@ export class StripeBilling {
     } catch (error) {
       fail(error, "read the invoice");
     }
-    const line = invoice.lines?.data?.find((l) => l.parent?.subscription_item_details) ?? invoice.lines?.data?.[0];
+    const line =
+      invoice.lines?.data?.find((l) => l.parent?.subscription_item_details) ?? invoice.lines?.data?.[0];
     const intents = (invoice.payments?.data ?? [])
       .map((p) => p.payment?.payment_intent)
       .filter((pi): pi is Stripe.PaymentIntent => Boolean(pi && typeof pi === "object"));

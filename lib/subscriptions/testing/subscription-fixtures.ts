@@ -29,12 +29,15 @@ export function withLoopbackApi(): void {
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
         const body = chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
-        void dispatch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }), "/api").then(
-          async (response) => {
-            res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-            res.end(await response.text());
-          },
-        );
+        void dispatch(
+          new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }),
+          "/api",
+        ).then(async (response) => {
+          res.writeHead(response.status, {
+            "content-type": response.headers.get("content-type") ?? "text/plain",
+          });
+          res.end(await response.text());
+        });
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -88,20 +91,34 @@ export const monthly = { interval: "month", interval_count: 1 };
 /** POST /session with a subscription, paid with the sandbox helper; answers the session id. */
 export async function signUp(
   biz: CreatedBusiness,
-  options: { card?: string; subscription?: Record<string, unknown>; overrides?: Record<string, unknown> } = {},
+  options: {
+    card?: string;
+    subscription?: Record<string, unknown>;
+    overrides?: Record<string, unknown>;
+  } = {},
 ): Promise<{ sessionId: string; orderId: string; payment: Record<string, unknown> }> {
-  const body = sessionBody({ subscription: options.subscription ?? monthly, metadata: { plan: "pro" }, ...options.overrides });
+  const body = sessionBody({
+    subscription: options.subscription ?? monthly,
+    metadata: { plan: "pro" },
+    ...options.overrides,
+  });
   const created = await api<{ session_id: string }>("POST", "/session", { key: biz.secretKey, body });
   if (created.status !== 201) throw new Error(`session: ${created.status} ${JSON.stringify(created.body)}`);
   const paid = await api("POST", `/sandbox/sessions/${created.body.session_id}/pay`, {
     key: biz.secretKey,
-    body: { card_number: options.card ?? "4242424242424242", customer_details: { name: "Ada", email: "ada@example.com" } },
+    body: {
+      card_number: options.card ?? "4242424242424242",
+      customer_details: { name: "Ada", email: "ada@example.com" },
+    },
   });
   return { sessionId: created.body.session_id, orderId: String(body.order_id), payment: paid.body };
 }
 
 export async function subscriptionOfSession(sessionId: string): Promise<Subscription> {
-  const [row] = await testDb().select().from(subscriptions).where(eq(subscriptions.initialSessionId, sessionId));
+  const [row] = await testDb()
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.initialSessionId, sessionId));
   if (!row) throw new Error(`no subscription for ${sessionId}`);
   return row;
 }
