@@ -71,3 +71,17 @@ describe("npx kassa", () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, problems: [] });
   }, 120_000);
 });
+
+describe("npx kassa and DATA_DIR's lock", () => {
+  it("is not blocked by what a killed server left behind", async () => {
+    const dead = await run(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+    const socket = path.join(dataDir, "run", "kassa.sock");
+    fs.mkdirSync(path.dirname(socket), { recursive: true });
+    fs.writeFileSync(socket, "");
+    fs.writeFileSync(path.join(dataDir, "pglite.lock"), JSON.stringify({ pid: Number(dead.stdout), role: "server", socket }));
+    const listed = await kassa("business", "list", "--json");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({ data: expect.any(Array) });
+    expect(fs.existsSync(path.join(dataDir, "pglite.lock"))).toBe(false);
+  }, 120_000);
+});

@@ -1,66 +1,60 @@
-import { createHash } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { openDatabase, type DatabaseHandle } from "@/db/client";
+import { openDatabase, type DatabaseHandle, type OpenOptions } from "@/db/client";
 import { dataDir, databaseOptions } from "@/lib/env";
 import { prepareDatabase } from "@/lib/prepare-database";
+import { serveCommands } from "./command-channel";
+import { commandSocketPath } from "./command-socket-path";
+import { currentOwner, pause, tryLock, type Owner } from "./data-dir-lock";
 
 /**
- * One PGlite data directory must never be opened by two processes. The running server owns it
- * and shares it over a Unix socket; server.json in DATA_DIR says where. Other processes (the CLI)
- * connect through that socket while the server runs, and open the directory themselves otherwise.
+ * One PGlite data directory must never be opened by two processes (decision 0007). The running
+ * server holds DATA_DIR's lock and executes CLI commands itself, sent over a private Unix socket;
+ * without a server, a CLI command takes the lock and opens the directory for as long as it runs.
  */
-type ServerInfo = { pid: number; socket: string };
 
-const infoPath = () => path.join(dataDir(), "server.json");
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** The live server that owns DATA_DIR's embedded database, if one does. */
+export function runningServer(): Owner | null {
+  const owner = currentOwner();
+  return owner?.role === "server" ? owner : null;
 }
 
-export function runningServer(): ServerInfo | null {
-  try {
-    const info = JSON.parse(fs.readFileSync(infoPath(), "utf8")) as ServerInfo;
-    return info.pid !== process.pid && alive(info.pid) && fs.existsSync(info.socket) ? info : null;
-  } catch {
-    return null;
-  }
-}
-
-export async function shareEmbeddedDatabase(pglite: PGlite): Promise<() => Promise<void>> {
-  const digest = createHash("sha256").update(dataDir()).digest("hex").slice(0, 12);
-  const socket = path.join(os.tmpdir(), `kassa-${digest}.sock`);
-  fs.rmSync(socket, { force: true });
-  const server = new PGLiteSocketServer({ db: pglite, path: socket });
-  await server.start();
-  fs.writeFileSync(infoPath(), JSON.stringify({ pid: process.pid, socket } satisfies ServerInfo));
-  return async () => {
-    await server.stop();
-    fs.rmSync(infoPath(), { force: true });
-    fs.rmSync(socket, { force: true });
-  };
-}
-
-/** The database as this process should reach it: migrated and seeded, ready to use. */
-export async function openConfiguredDatabase(): Promise<DatabaseHandle> {
-  const options = databaseOptions();
-  if (options.kind === "pglite") {
-    fs.mkdirSync(dataDir(), { recursive: true });
-    const server = runningServer();
-    if (server) {
-      // The server has already migrated; one connection, since PGlite serves one at a time.
-      return openDatabase({ kind: "postgres", url: "postgres://postgres@localhost/postgres", max: 1, socketPath: server.socket });
-    }
-  }
+/** Opens the database and brings it up to date (migrations, seeds). */
+export async function openPreparedDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const handle = await openDatabase(options);
-  await prepareDatabase(handle);
+  try {
+    await prepareDatabase(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   return handle;
+}
+
+export class AlreadyRunningError extends Error {}
+
+/** The server's lock on DATA_DIR, held until the process exits. A CLI command holding it is waited out. */
+async function lockForServer(socket: string, waitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const attempt = tryLock({ pid: process.pid, role: "server", socket });
+    if ("lock" in attempt) return;
+    const holder = attempt.holder;
+    if (holder?.role === "server")
+      throw new AlreadyRunningError(`Kassa is already running on this data directory (${dataDir()}, pid ${holder.pid}).`);
+    if (holder && Date.now() > deadline)
+      throw new Error(`A kassa command (pid ${holder.pid}) has held ${dataDir()} for over ${waitMs / 1000} s.`);
+    await pause();
+  }
+}
+
+/**
+ * The server's database: with PGlite, DATA_DIR locked and its commands served; `stopSharing`
+ * stops serving them (the lock goes with the process, after the database is closed).
+ */
+export async function openServerDatabase(): Promise<{ handle: DatabaseHandle; stopSharing: () => Promise<void> }> {
+  const options = databaseOptions();
+  if (options.kind === "postgres") return { handle: await openPreparedDatabase(options), stopSharing: async () => {} };
+  const socket = commandSocketPath();
+  await lockForServer(socket);
+  const handle = await openPreparedDatabase(options);
+  return { handle, stopSharing: await serveCommands(handle.db, socket) };
 }

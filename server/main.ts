@@ -13,7 +13,7 @@ import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
-import { openConfiguredDatabase, runningServer, shareEmbeddedDatabase } from "./embedded";
+import { openServerDatabase, runningServer } from "./embedded";
 import { gracefulShutdown } from "./graceful-shutdown";
 import { answerClientError, requestListener } from "./request-listener";
 
@@ -28,9 +28,9 @@ async function main() {
   }
   if (!dev) buildIfNeeded(root);
 
-  const handle = await openConfiguredDatabase();
+  // With PGlite: DATA_DIR locked, and CLI commands run here (decision 0007).
+  const { handle, stopSharing } = await openServerDatabase();
   installDatabase(handle);
-  const stopSharing = handle.pglite ? await shareEmbeddedDatabase(handle.pglite) : async () => {};
   const demo = await ensureDemoBusiness(handle.db);
   // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
   registerAllJobHandlers();

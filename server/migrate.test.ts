@@ -69,10 +69,9 @@ describe("npm run db:migrate (server/migrate.ts)", () => {
 
   it("refuses to open the embedded database while a server owns it", async () => {
     const dataDir = tempDataDir();
-    // What a running server leaves in DATA_DIR: its pid (this live process) and its socket.
+    // A running server's lock on DATA_DIR: its pid (this live process) and its command socket.
     const socket = path.join(dataDir, "fake.sock");
-    fs.writeFileSync(socket, "");
-    fs.writeFileSync(path.join(dataDir, "server.json"), JSON.stringify({ pid: process.pid, socket }));
+    fs.writeFileSync(path.join(dataDir, "pglite.lock"), JSON.stringify({ pid: process.pid, role: "server", socket }));
 
     const result = await migrate(dataDir);
     expect(result.code).toBe(1);

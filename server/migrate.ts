@@ -5,7 +5,7 @@ import path from "node:path";
 import { migrationsFolder, openDatabase, queryRows, sql, type Db } from "@/db/client";
 import { dataDir, databaseOptions } from "@/lib/env";
 import { prepareDatabase } from "@/lib/prepare-database";
-import { runningServer } from "./embedded";
+import { pause, tryLock, type Lock } from "./data-dir-lock";
 
 type Journal = { entries: { tag: string; when: number }[] };
 
@@ -35,17 +35,24 @@ function describe(url: string): string {
 async function main(): Promise<number> {
   const options = databaseOptions();
   let where: string;
+  let lock: Lock | undefined;
   if (options.kind === "pglite") {
     // One PGlite directory must never be opened by two processes (decision 0007).
-    const server = runningServer();
-    if (server) {
-      console.error(
-        `A Kassa server (pid ${server.pid}) is running on ${dataDir()} and owns its embedded database.\n` +
-          "It applied the migrations when it started. To run them by hand, stop it first.",
-      );
-      return 1;
+    for (;;) {
+      const attempt = tryLock({ pid: process.pid, role: "cli" });
+      if ("lock" in attempt) {
+        lock = attempt.lock;
+        break;
+      }
+      if (attempt.holder?.role === "server") {
+        console.error(
+          `A Kassa server (pid ${attempt.holder.pid}) is running on ${dataDir()} and owns its embedded database.\n` +
+            "It applied the migrations when it started. To run them by hand, stop it first.",
+        );
+        return 1;
+      }
+      await pause(); // a CLI command holds it for a moment
     }
-    fs.mkdirSync(dataDir(), { recursive: true });
     where = `embedded database in ${options.dataDir}`;
   } else {
     where = describe(options.url);
@@ -70,6 +77,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await handle.close();
+    lock?.release();
   }
 }
 

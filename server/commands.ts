@@ -1,0 +1,155 @@
+// The commands of `npx kassa` (automation contract of DESIGN.md), each run against a database
+// handed in: the CLI's own, or the running server's (server/command-channel.ts).
+import type { ParseArgsConfig } from "node:util";
+import type { Db } from "@/db/client";
+import { webhookEventTypes } from "@/db/schema";
+import { createBusiness } from "@/lib/businesses/create-business";
+import { listBusinesses } from "@/lib/businesses/list-businesses";
+import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance";
+import { formatLedgerReport, verifyLedger } from "@/lib/ledger/verify-ledger";
+import { ValidationError } from "@/lib/errors";
+import { validateWebhookUrl } from "@/lib/webhooks/validate-webhook-url";
+import { stripeConnectCommand } from "./stripe-connect-command";
+
+type Options = ParseArgsConfig["options"];
+export type Values = Record<string, string | boolean | undefined>;
+
+export class UsageError extends Error {}
+
+export type Command = {
+  usage: string;
+  options: Options;
+  run: (db: Db, values: Values) => Promise<{ json: unknown; text: string; exitCode?: number }>;
+};
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function oneOf<T extends string>(values: Values, name: string, allowed: readonly T[], fallback: T): T {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !allowed.includes(value as T))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
+  return value as T;
+}
+
+export const commands: Record<string, Command> = {
+  "business create": {
+    usage:
+      "kassa business create --name N [--mode sandbox|live] [--webhook-url U] [--events e1,e2] [--payouts on|off] [--json]",
+    options: {
+      name: { type: "string" },
+      mode: { type: "string" },
+      "webhook-url": { type: "string" },
+      events: { type: "string" },
+      payouts: { type: "string" },
+    },
+    run: async (db, values) => {
+      const name = required(values, "name");
+      const mode = oneOf(values, "mode", ["sandbox", "live"] as const, "sandbox");
+      const payouts = oneOf(values, "payouts", ["on", "off"] as const, "off");
+      let webhookUrl: string | undefined;
+      if (typeof values["webhook-url"] === "string") {
+        try {
+          webhookUrl = validateWebhookUrl(values["webhook-url"], { field: "webhook-url" });
+        } catch (error) {
+          if (error instanceof ValidationError)
+            throw new UsageError(`--webhook-url: ${Object.values(error.fields).flat().join("; ")}`);
+          throw error;
+        }
+      }
+      const events =
+        typeof values.events === "string"
+          ? values.events.split(",").map((e) => e.trim()).filter(Boolean)
+          : ["succeeded"];
+      const known: readonly string[] = webhookEventTypes;
+      const unknown = events.filter((e) => !known.includes(e));
+      if (unknown.length) throw new UsageError(`unknown event kinds: ${unknown.join(", ")} (known: ${known.join(", ")})`);
+      const created = await createBusiness(db, {
+        name,
+        mode,
+        webhookUrl: webhookUrl ?? null,
+        webhookEvents: events,
+        payoutsEnabled: payouts === "on",
+      });
+      const json = {
+        id: created.business.id,
+        secret_key: created.secretKey,
+        public_key: created.publicKey,
+        webhook_token: created.webhookToken,
+        mode: created.business.mode,
+      };
+      const text = [
+        `Created ${mode} business "${name}" (${json.id}).`,
+        `  secret key     ${json.secret_key}`,
+        `  public key     ${json.public_key}`,
+        `  webhook token  ${json.webhook_token}`,
+        "The keys are shown only now: store them.",
+      ].join("\n");
+      return { json, text };
+    },
+  },
+  "business list": {
+    usage: "kassa business list [--json]",
+    options: {},
+    run: async (db) => {
+      const rows = await listBusinesses(db);
+      const data = rows.map((b) => ({
+        id: b.id,
+        name: b.name,
+        mode: b.mode,
+        demo: b.isDemo,
+        payouts: b.payoutsEnabled,
+        webhook_url: b.webhookUrl,
+        created_at: b.createdAt,
+      }));
+      const text = data.length
+        ? data.map((b) => `${b.id}  ${b.mode.padEnd(7)}  ${b.name}${b.demo ? "  (demo)" : ""}`).join("\n")
+        : "No businesses yet.";
+      return { json: { data }, text };
+    },
+  },
+  "stripe connect": {
+    usage:
+      "kassa stripe connect --business ID --key sk_live_…|rk_live_… [--webhook-secret whsec_…] [--publishable-key pk_live_…] [--json]",
+    options: {
+      business: { type: "string" },
+      key: { type: "string" },
+      "webhook-secret": { type: "string" },
+      "publishable-key": { type: "string" },
+    },
+    run: (db, values) =>
+      stripeConnectCommand(db, {
+        businessId: required(values, "business"),
+        secretKey: required(values, "key"),
+        webhookSecret: typeof values["webhook-secret"] === "string" ? values["webhook-secret"].trim() : undefined,
+        publishableKey: typeof values["publishable-key"] === "string" ? values["publishable-key"].trim() : undefined,
+      }),
+  },
+  "ledger verify": {
+    usage: "kassa ledger verify [--business ID] [--json]",
+    options: { business: { type: "string" } },
+    run: async (db, values) => {
+      const businessId = typeof values.business === "string" ? values.business : undefined;
+      const report = await verifyLedger(db, { businessId });
+      return { json: report, text: formatLedgerReport(report), exitCode: report.ok ? 0 : 1 };
+    },
+  },
+  "payout-balance transfer": {
+    usage: "kassa payout-balance transfer --business ID --amount CENTS [--json]",
+    options: { business: { type: "string" }, amount: { type: "string" } },
+    run: async (db, values) => {
+      const businessId = required(values, "business");
+      const raw = required(values, "amount");
+      if (!/^\d+$/.test(raw)) throw new UsageError("--amount must be a whole number of cents");
+      const balances = await transferToPayoutBalance(db, businessId, Number(raw));
+      return {
+        json: balances,
+        text: `Moved ${raw} cents to the payout balance of ${businessId}: balance ${balances.balance}, payout balance ${balances.payout_balance}.`,
+      };
+    },
+  },
+};

@@ -1,0 +1,65 @@
+import { dataDir, env } from "@/lib/env";
+import { requestCommand, ServerNotListening } from "./command-client";
+import { currentOwner, pause, tryLock } from "./data-dir-lock";
+import type { CommandOutput } from "./run-command";
+
+const waitForDataDirMs = 5 * 60_000;
+const waitForServerMs = 60_000;
+
+// The commands and the database drivers load only to run a command here: a command the server
+// runs costs this process no more than a socket.
+const here = () => import("./run-command-here");
+
+/** Exit code 1, and with `--json` the error as stdout's one JSON object, as for any failed command. */
+export function cliFailure(argv: string[], message: string): CommandOutput {
+  return argv.includes("--json")
+    ? { stdout: JSON.stringify({ error: `Failed: ${message}` }) + "\n", stderr: "", exitCode: 1 }
+    : { stdout: "", stderr: `Failed: ${message}\n`, exitCode: 1 };
+}
+
+/**
+ * Runs a CLI command where it belongs (decision 0007): with DATABASE_URL, here (PostgreSQL
+ * isolates concurrent clients); with the embedded database, in the server that owns DATA_DIR, or
+ * here under DATA_DIR's lock when no server runs. Commands waiting for the lock take turns.
+ */
+export async function runCliCommand(argv: string[]): Promise<CommandOutput> {
+  if (env().DATABASE_URL) {
+    const { parseCommand, runCommandHere } = await here();
+    const parsed = parseCommand(argv);
+    return "exitCode" in parsed ? parsed : runCommandHere(parsed);
+  }
+  const deadline = Date.now() + waitForDataDirMs;
+  let silentServerSince: number | undefined;
+  for (;;) {
+    const owner = currentOwner();
+    if (owner?.role === "server" && owner.socket) {
+      try {
+        return await requestCommand(owner.socket, argv);
+      } catch (error) {
+        if (!(error instanceof ServerNotListening)) return cliFailure(argv, (error as Error).message);
+      }
+      // Starting (migrating) or stopping; a recycled pid in a killed server's lock never answers.
+      silentServerSince ??= Date.now();
+      if (Date.now() - silentServerSince > waitForServerMs)
+        return cliFailure(
+          argv,
+          `the Kassa server (pid ${owner.pid}) holding ${dataDir()} does not answer on ${owner.socket}; if no Kassa server runs there, delete ${dataDir()}/pglite.lock`,
+        );
+    } else {
+      silentServerSince = undefined;
+      const { parseCommand, runCommandHere } = await here();
+      const parsed = parseCommand(argv);
+      if ("exitCode" in parsed) return parsed;
+      const attempt = tryLock({ pid: process.pid, role: "cli" });
+      if ("lock" in attempt) {
+        try {
+          return await runCommandHere(parsed);
+        } finally {
+          attempt.lock.release();
+        }
+      }
+    }
+    if (Date.now() > deadline) return cliFailure(argv, `${dataDir()} stayed busy for ${waitForDataDirMs / 1000} s`);
+    await pause();
+  }
+}
