@@ -12,6 +12,14 @@ export interface Route {
   method: "GET" | "POST" | "DELETE";
   /** e.g. `/v1/customers/:id`. */
   path: string;
+  /** The SDK's type of this endpoint's parameters (`SubscriptionCreateParams`): what Stripe accepts. */
+  stripeParams: string;
+  /**
+   * What the emulator implements, in Stripe's names with `[]` for array items
+   * (`items[][price_data][currency]`); an entry covers everything under it. Parameters Stripe
+   * accepts beyond these are refused as unsupported, others as unknown (see strict-params.ts).
+   */
+  accepts: readonly string[];
   /** Returns the response body: a stored object (copied and expanded on the way out) or a list. */
   handler: (input: HandlerInput) => unknown;
 }

@@ -9,6 +9,7 @@ import { authenticate, maskKey } from "./accounts";
 import { newRequestId } from "./ids";
 import { type CompiledRoute, matchRoute } from "./router";
 import { automatic, type Ctx, type Emulator } from "./state";
+import { checkParams } from "./strict-params";
 
 const maxBodyBytes = 1024 * 1024;
 
@@ -152,6 +153,7 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
         ...parseForm(url.search.slice(1)),
         ...parseBody(body, request.headers["content-type"]),
       };
+      checkParams(matched.route, raw);
       const idempotencyKey = method === "POST" ? request.headers["idempotency-key"] : undefined;
       const key = typeof idempotencyKey === "string" && idempotencyKey ? idempotencyKey : null;
       const endpoint = `${method} ${url.pathname}`;

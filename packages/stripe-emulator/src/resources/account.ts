@@ -1,3 +1,4 @@
+import { retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { timeOn } from "../state";
 
@@ -6,6 +7,8 @@ export const accountRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/account",
+    stripeParams: "AccountRetrieveCurrentParams",
+    accepts: retrieving,
     handler: ({ ctx }) => ({
       id: ctx.account.id,
       object: "account",
@@ -29,6 +32,8 @@ export const accountRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/balance",
+    stripeParams: "BalanceRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx }) => {
       const now = timeOn(ctx, null);
       let available = 0;

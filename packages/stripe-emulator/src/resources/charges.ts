@@ -5,6 +5,7 @@ import { newObjectId, randomBase62 } from "../ids";
 import { paginate } from "../list";
 import { requireObject } from "../lookup";
 import { createBalanceTransaction } from "../payments";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { type Ctx, idOf, timeForCustomer } from "../state";
 
@@ -123,12 +124,16 @@ export const chargeRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/charges/:id",
+    stripeParams: "ChargeRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "charge", path.id),
   },
   // POST /v1/charges/:id
   {
     method: "POST",
     path: "/v1/charges/:id",
+    stripeParams: "ChargeUpdateParams",
+    accepts: ["expand", "metadata", "description"],
     handler: ({ ctx, params, path }) => {
       const charge = requireObject(ctx, "charge", path.id);
       const before = snapshot(charge);
@@ -147,6 +152,8 @@ export const chargeRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/charges",
+    stripeParams: "ChargeListParams",
+    accepts: listing("payment_intent", "customer"),
     handler: ({ ctx, params }) => {
       const intent = params.string("payment_intent");
       const customer = params.string("customer");
@@ -164,12 +171,16 @@ export const chargeRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/balance_transactions/:id",
+    stripeParams: "BalanceTransactionRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "balance_transaction", path.id),
   },
   // POST /v1/refunds
   {
     method: "POST",
     path: "/v1/refunds",
+    stripeParams: "RefundCreateParams",
+    accepts: ["expand", "payment_intent", "charge", "amount", "reason", "metadata"],
     handler: ({ ctx, params }) => {
       const charge = chargeToRefund(ctx, params.string("payment_intent"), params.string("charge"));
       return refundCharge(ctx, charge, {
@@ -183,12 +194,16 @@ export const chargeRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/refunds/:id",
+    stripeParams: "RefundRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "refund", path.id),
   },
   // POST /v1/refunds/:id
   {
     method: "POST",
     path: "/v1/refunds/:id",
+    stripeParams: "RefundUpdateParams",
+    accepts: ["expand", "metadata"],
     handler: ({ ctx, params, path }) => {
       const refund = requireObject(ctx, "refund", path.id);
       const metadata = params.metadata("metadata", refund.metadata ?? {});
@@ -200,6 +215,8 @@ export const chargeRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/refunds",
+    stripeParams: "RefundListParams",
+    accepts: listing("payment_intent", "charge"),
     handler: ({ ctx, params }) => {
       const intent = params.string("payment_intent");
       const charge = params.string("charge");

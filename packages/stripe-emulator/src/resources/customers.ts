@@ -6,6 +6,7 @@ import type { Params } from "../form";
 import { newObjectId, randomBase62 } from "../ids";
 import { paginate } from "../list";
 import { requireCustomer } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { type Ctx, timeOn, timeForCustomer } from "../state";
 import { attachPaymentMethod, paymentMethodFromReference } from "./payment-methods";
@@ -53,6 +54,21 @@ export const customerRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/customers",
+    stripeParams: "CustomerCreateParams",
+    accepts: [
+      "expand",
+      "email",
+      "name",
+      "phone",
+      "description",
+      "address",
+      "metadata",
+      "payment_method",
+      "invoice_settings[default_payment_method]",
+      "test_clock",
+      "balance",
+      "preferred_locales",
+    ],
     handler: ({ ctx, params }) => {
       const clockId = params.string("test_clock");
       if (clockId && !ctx.account.store.get("test_helpers.test_clock", clockId)) {
@@ -106,6 +122,8 @@ export const customerRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/customers/:id",
+    stripeParams: "CustomerRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => {
       if (ctx.account.deleted.has(path.id)) return { id: path.id, object: "customer", deleted: true };
       return requireCustomer(ctx, path.id);
@@ -115,6 +133,17 @@ export const customerRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/customers/:id",
+    stripeParams: "CustomerUpdateParams",
+    accepts: [
+      "expand",
+      "email",
+      "name",
+      "phone",
+      "description",
+      "address",
+      "metadata",
+      "invoice_settings[default_payment_method]",
+    ],
     handler: ({ ctx, params, path }) => {
       const customer = requireCustomer(ctx, path.id);
       const before = snapshot(customer);
@@ -139,6 +168,8 @@ export const customerRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/customers",
+    stripeParams: "CustomerListParams",
+    accepts: listing("email", "test_clock"),
     handler: ({ ctx, params }) => {
       const email = params.string("email");
       const clock = params.string("test_clock");
@@ -157,6 +188,8 @@ export const customerRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/v1/customers/:id",
+    stripeParams: "CustomerDeleteParams",
+    accepts: [],
     handler: ({ ctx, path }) => {
       const customer = requireCustomer(ctx, path.id);
       for (const subscription of ctx.account.store.all("subscription")) {

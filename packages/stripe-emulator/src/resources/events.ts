@@ -1,5 +1,6 @@
 import { paginate } from "../list";
 import { requireObject } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 
 /** `type` filters accept Stripe's wildcard form (`invoice.*`). */
@@ -9,11 +10,19 @@ function typeMatches(pattern: string, type: string): boolean {
 
 export const eventRoutes: Route[] = [
   // GET /v1/events/:id
-  { method: "GET", path: "/v1/events/:id", handler: ({ ctx, path }) => requireObject(ctx, "event", path.id) },
+  {
+    method: "GET",
+    path: "/v1/events/:id",
+    stripeParams: "EventRetrieveParams",
+    accepts: retrieving,
+    handler: ({ ctx, path }) => requireObject(ctx, "event", path.id),
+  },
   // GET /v1/events
   {
     method: "GET",
     path: "/v1/events",
+    stripeParams: "EventListParams",
+    accepts: listing("type", "types"),
     handler: ({ ctx, params }) => {
       const type = params.string("type");
       const types = params.strings("types");

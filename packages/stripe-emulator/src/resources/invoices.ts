@@ -3,6 +3,7 @@ import { cardError, invalidRequest } from "../errors";
 import { emit, snapshot } from "../events";
 import { paginate } from "../list";
 import { requireObject } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { idOf, timeOn } from "../state";
 
@@ -11,12 +12,16 @@ export const invoiceRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/invoices/:id",
+    stripeParams: "InvoiceRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "invoice", path.id),
   },
   // POST /v1/invoices/:id
   {
     method: "POST",
     path: "/v1/invoices/:id",
+    stripeParams: "InvoiceUpdateParams",
+    accepts: ["expand", "metadata", "auto_advance"],
     handler: ({ ctx, params, path }) => {
       const invoice = requireObject(ctx, "invoice", path.id);
       const before = snapshot(invoice);
@@ -35,6 +40,8 @@ export const invoiceRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/invoices",
+    stripeParams: "InvoiceListParams",
+    accepts: listing("customer", "subscription", "status"),
     handler: ({ ctx, params }) => {
       const customer = params.string("customer");
       const subscription = params.string("subscription");
@@ -54,6 +61,8 @@ export const invoiceRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/invoices/:id/lines",
+    stripeParams: "InvoiceListLineItemsParams",
+    accepts: listing(),
     handler: ({ ctx, params, path }) => {
       const invoice = requireObject(ctx, "invoice", path.id);
       return paginate([...invoice.lines.data].reverse(), params, `/v1/invoices/${invoice.id}/lines`);
@@ -63,6 +72,8 @@ export const invoiceRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/invoices/:id/void",
+    stripeParams: "InvoiceVoidInvoiceParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => {
       const invoice = requireObject(ctx, "invoice", path.id);
       if (invoice.status !== "open" && invoice.status !== "uncollectible") {
@@ -81,6 +92,8 @@ export const invoiceRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/invoices/:id/pay",
+    stripeParams: "InvoicePayParams",
+    accepts: ["expand", "off_session", "payment_method", "paid_out_of_band"],
     handler: ({ ctx, params, path }) => {
       const invoice = requireObject(ctx, "invoice", path.id);
       if (invoice.status === "paid")
@@ -113,12 +126,16 @@ export const invoiceRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/invoice_payments/:id",
+    stripeParams: "InvoicePaymentRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "invoice_payment", path.id),
   },
   // GET /v1/invoice_payments
   {
     method: "GET",
     path: "/v1/invoice_payments",
+    stripeParams: "InvoicePaymentListParams",
+    accepts: listing("invoice", "payment[payment_intent]", "payment[type]"),
     handler: ({ ctx, params }) => {
       const invoice = params.string("invoice");
       const payment = params.object("payment");

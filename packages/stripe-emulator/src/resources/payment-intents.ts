@@ -13,6 +13,7 @@ import {
   customerId,
   requireIntentStatus,
 } from "../payments";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import type { Ctx } from "../state";
 import { paymentMethodFromParams, paymentMethodFromReference } from "./payment-methods";
@@ -115,6 +116,39 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_intents",
+    stripeParams: "PaymentIntentCreateParams",
+    accepts: [
+      "expand",
+      "amount",
+      "currency",
+      "customer",
+      "payment_method",
+      "payment_method_data[type]",
+      "payment_method_data[metadata]",
+      "payment_method_data[billing_details][address][city]",
+      "payment_method_data[billing_details][address][country]",
+      "payment_method_data[billing_details][address][line1]",
+      "payment_method_data[billing_details][address][line2]",
+      "payment_method_data[billing_details][address][postal_code]",
+      "payment_method_data[billing_details][address][state]",
+      "payment_method_data[billing_details][email]",
+      "payment_method_data[billing_details][name]",
+      "payment_method_data[billing_details][phone]",
+      "confirm",
+      "off_session",
+      "setup_future_usage",
+      "capture_method",
+      "allowed_payment_method_types",
+      "automatic_payment_methods[enabled]",
+      "automatic_payment_methods[allow_redirects]",
+      "payment_method_types",
+      "excluded_payment_method_types",
+      "return_url",
+      "error_on_requires_action",
+      "metadata",
+      "description",
+      "receipt_email",
+    ],
     handler: ({ ctx, params }) => {
       const currency = readCurrency(params);
       const amount = readAmount(params, currency, true) ?? 0;
@@ -156,12 +190,26 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/payment_intents/:id",
+    stripeParams: "PaymentIntentRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "payment_intent", path.id),
   },
   // POST /v1/payment_intents/:id
   {
     method: "POST",
     path: "/v1/payment_intents/:id",
+    stripeParams: "PaymentIntentUpdateParams",
+    accepts: [
+      "expand",
+      "amount",
+      "currency",
+      "customer",
+      "payment_method",
+      "setup_future_usage",
+      "description",
+      "receipt_email",
+      "metadata",
+    ],
     handler: ({ ctx, params, path }) => {
       const intent = requireObject(ctx, "payment_intent", path.id);
       const changesPayment = [
@@ -204,6 +252,27 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_intents/:id/confirm",
+    stripeParams: "PaymentIntentConfirmParams",
+    accepts: [
+      "expand",
+      "payment_method",
+      "payment_method_data[type]",
+      "payment_method_data[metadata]",
+      "payment_method_data[billing_details][address][city]",
+      "payment_method_data[billing_details][address][country]",
+      "payment_method_data[billing_details][address][line1]",
+      "payment_method_data[billing_details][address][line2]",
+      "payment_method_data[billing_details][address][postal_code]",
+      "payment_method_data[billing_details][address][state]",
+      "payment_method_data[billing_details][email]",
+      "payment_method_data[billing_details][name]",
+      "payment_method_data[billing_details][phone]",
+      "setup_future_usage",
+      "receipt_email",
+      "off_session",
+      "return_url",
+      "error_on_requires_action",
+    ],
     handler: ({ ctx, params, path }) => {
       const intent = requireObject(ctx, "payment_intent", path.id);
       if (intent.status === "succeeded") {
@@ -235,6 +304,8 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_intents/:id/capture",
+    stripeParams: "PaymentIntentCaptureParams",
+    accepts: ["expand", "amount_to_capture"],
     handler: ({ ctx, params, path }) => {
       const intent = requireObject(ctx, "payment_intent", path.id);
       captureIntent(ctx, intent, params.int("amount_to_capture", { min: 1 }));
@@ -245,6 +316,8 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_intents/:id/cancel",
+    stripeParams: "PaymentIntentCancelParams",
+    accepts: ["expand", "cancellation_reason"],
     handler: ({ ctx, params, path }) => {
       const intent = requireObject(ctx, "payment_intent", path.id);
       if (ctx.account.invoiceByPaymentIntent.has(intent.id)) {
@@ -267,6 +340,8 @@ export const paymentIntentRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/payment_intents",
+    stripeParams: "PaymentIntentListParams",
+    accepts: listing("customer"),
     handler: ({ ctx, params }) => {
       const customer = params.string("customer");
       const all = ctx.account.store

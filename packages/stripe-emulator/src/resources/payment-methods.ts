@@ -6,6 +6,7 @@ import type { Params } from "../form";
 import { cardFingerprint, newObjectId } from "../ids";
 import { paginate } from "../list";
 import { requireCustomer } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { type Ctx, timeOn } from "../state";
 
@@ -229,18 +230,54 @@ export const paymentMethodRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_methods",
+    stripeParams: "PaymentMethodCreateParams",
+    accepts: [
+      "expand",
+      "type",
+      "card[number]",
+      "card[exp_month]",
+      "card[exp_year]",
+      "card[cvc]",
+      "card[token]",
+      "billing_details[address][city]",
+      "billing_details[address][country]",
+      "billing_details[address][line1]",
+      "billing_details[address][line2]",
+      "billing_details[address][postal_code]",
+      "billing_details[address][state]",
+      "billing_details[email]",
+      "billing_details[name]",
+      "billing_details[phone]",
+      "metadata",
+    ],
     handler: ({ ctx, params }) => paymentMethodFromParams(ctx, params),
   },
   // GET /v1/payment_methods/:id
   {
     method: "GET",
     path: "/v1/payment_methods/:id",
+    stripeParams: "PaymentMethodRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => paymentMethodFromReference(ctx, path.id, "id"),
   },
   // POST /v1/payment_methods/:id
   {
     method: "POST",
     path: "/v1/payment_methods/:id",
+    stripeParams: "PaymentMethodUpdateParams",
+    accepts: [
+      "expand",
+      "metadata",
+      "billing_details[address][city]",
+      "billing_details[address][country]",
+      "billing_details[address][line1]",
+      "billing_details[address][line2]",
+      "billing_details[address][postal_code]",
+      "billing_details[address][state]",
+      "billing_details[email]",
+      "billing_details[name]",
+      "billing_details[phone]",
+    ],
     handler: ({ ctx, params, path }) => {
       const paymentMethod = requirePaymentMethod(ctx, path.id);
       const before = structuredClone(paymentMethod);
@@ -256,6 +293,8 @@ export const paymentMethodRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_methods/:id/attach",
+    stripeParams: "PaymentMethodAttachParams",
+    accepts: ["expand", "customer"],
     handler: ({ ctx, params, path }) => {
       const paymentMethod = paymentMethodFromReference(ctx, path.id, "id");
       attachPaymentMethod(ctx, paymentMethod, params.string("customer", { required: true }));
@@ -266,6 +305,8 @@ export const paymentMethodRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/payment_methods/:id/detach",
+    stripeParams: "PaymentMethodDetachParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => {
       const paymentMethod = requirePaymentMethod(ctx, path.id);
       detachPaymentMethod(ctx, paymentMethod);
@@ -276,6 +317,8 @@ export const paymentMethodRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/payment_methods",
+    stripeParams: "PaymentMethodListParams",
+    accepts: listing("customer", "type"),
     handler: ({ ctx, params }) => {
       const customer = params.string("customer");
       if (customer) requireCustomer(ctx, customer, "customer");
@@ -290,6 +333,8 @@ export const paymentMethodRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/customers/:id/payment_methods",
+    stripeParams: "CustomerListPaymentMethodsParams",
+    accepts: listing("type"),
     handler: ({ ctx, params, path }) => {
       requireCustomer(ctx, path.id);
       const type = params.string("type");

@@ -5,6 +5,7 @@ import type { Params } from "../form";
 import { newObjectId } from "../ids";
 import { paginate } from "../list";
 import { requireObject } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { type Ctx, timeOn } from "../state";
 
@@ -117,17 +118,27 @@ export function readCurrency(params: Params, key = "currency"): string {
 
 export const productRoutes: Route[] = [
   // POST /v1/products
-  { method: "POST", path: "/v1/products", handler: ({ ctx, params }) => createProduct(ctx, params) },
+  {
+    method: "POST",
+    path: "/v1/products",
+    stripeParams: "ProductCreateParams",
+    accepts: ["expand", "id", "active", "description", "images", "metadata", "name", "statement_descriptor"],
+    handler: ({ ctx, params }) => createProduct(ctx, params),
+  },
   // GET /v1/products/:id
   {
     method: "GET",
     path: "/v1/products/:id",
+    stripeParams: "ProductRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "product", path.id),
   },
   // POST /v1/products/:id
   {
     method: "POST",
     path: "/v1/products/:id",
+    stripeParams: "ProductUpdateParams",
+    accepts: ["expand", "name", "description", "active", "metadata"],
     handler: ({ ctx, params, path }) => {
       const product = requireObject(ctx, "product", path.id);
       const before = snapshot(product);
@@ -148,6 +159,8 @@ export const productRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/products",
+    stripeParams: "ProductListParams",
+    accepts: listing("active"),
     handler: ({ ctx, params }) => {
       const active = params.bool("active");
       const all = ctx.account.store
@@ -160,6 +173,24 @@ export const productRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/prices",
+    stripeParams: "PriceCreateParams",
+    accepts: [
+      "expand",
+      "product",
+      "product_data[name]",
+      "product_data[active]",
+      "product_data[id]",
+      "product_data[metadata]",
+      "product_data[statement_descriptor]",
+      "recurring[interval]",
+      "recurring[interval_count]",
+      "currency",
+      "unit_amount",
+      "active",
+      "nickname",
+      "metadata",
+      "lookup_key",
+    ],
     handler: ({ ctx, params }) => {
       const currency = readCurrency(params);
       const productData = params.object("product_data");
@@ -185,11 +216,19 @@ export const productRoutes: Route[] = [
     },
   },
   // GET /v1/prices/:id
-  { method: "GET", path: "/v1/prices/:id", handler: ({ ctx, path }) => requireObject(ctx, "price", path.id) },
+  {
+    method: "GET",
+    path: "/v1/prices/:id",
+    stripeParams: "PriceRetrieveParams",
+    accepts: retrieving,
+    handler: ({ ctx, path }) => requireObject(ctx, "price", path.id),
+  },
   // GET /v1/prices
   {
     method: "GET",
     path: "/v1/prices",
+    stripeParams: "PriceListParams",
+    accepts: listing("product", "active"),
     handler: ({ ctx, params }) => {
       const product = params.string("product");
       const active = params.bool("active");

@@ -14,6 +14,7 @@ import { Params } from "../form";
 import { paginate } from "../list";
 import { requireCustomer, requireObject } from "../lookup";
 import { predictCharge } from "../payments";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { type Ctx, idOf, timeForCustomer, timeOn } from "../state";
 import { createPrice, readCurrency, readRecurring } from "./products";
@@ -262,17 +263,60 @@ function updateFromParams(ctx: Ctx, subscription: Stripe.Subscription, params: P
 
 export const subscriptionRoutes: Route[] = [
   // POST /v1/subscriptions
-  { method: "POST", path: "/v1/subscriptions", handler: ({ ctx, params }) => createFromParams(ctx, params) },
+  {
+    method: "POST",
+    path: "/v1/subscriptions",
+    stripeParams: "SubscriptionCreateParams",
+    accepts: [
+      "expand",
+      "customer",
+      "items[][price]",
+      "items[][quantity]",
+      "items[][metadata]",
+      "items[][price_data][product]",
+      "items[][price_data][currency]",
+      "items[][price_data][unit_amount]",
+      "items[][price_data][recurring][interval]",
+      "items[][price_data][recurring][interval_count]",
+      "default_payment_method",
+      "metadata",
+      "description",
+      "cancel_at_period_end",
+      "cancel_at",
+      "trial_end",
+      "trial_period_days",
+      "billing_cycle_anchor",
+      "proration_behavior",
+      "payment_behavior",
+      "off_session",
+      "collection_method",
+      "payment_settings[save_default_payment_method]",
+    ],
+    handler: ({ ctx, params }) => createFromParams(ctx, params),
+  },
   // GET /v1/subscriptions/:id
   {
     method: "GET",
     path: "/v1/subscriptions/:id",
+    stripeParams: "SubscriptionRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "subscription", path.id),
   },
   // POST /v1/subscriptions/:id
   {
     method: "POST",
     path: "/v1/subscriptions/:id",
+    stripeParams: "SubscriptionUpdateParams",
+    accepts: [
+      "expand",
+      "cancel_at_period_end",
+      "cancel_at",
+      "cancellation_details[comment]",
+      "cancellation_details[feedback]",
+      "default_payment_method",
+      "description",
+      "metadata",
+    ],
     handler: ({ ctx, params, path }) =>
       updateFromParams(ctx, requireObject(ctx, "subscription", path.id), params),
   },
@@ -280,6 +324,14 @@ export const subscriptionRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/v1/subscriptions/:id",
+    stripeParams: "SubscriptionCancelParams",
+    accepts: [
+      "expand",
+      "invoice_now",
+      "prorate",
+      "cancellation_details[comment]",
+      "cancellation_details[feedback]",
+    ],
     handler: ({ ctx, params, path }) => {
       const subscription = requireObject(ctx, "subscription", path.id);
       if (subscription.status === "canceled" || subscription.status === "incomplete_expired") {
@@ -301,6 +353,8 @@ export const subscriptionRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/subscriptions",
+    stripeParams: "SubscriptionListParams",
+    accepts: listing("customer", "status", "price", "test_clock"),
     handler: ({ ctx, params }) => {
       const customer = params.string("customer");
       const status = params.string("status");

@@ -5,6 +5,7 @@ import { emit } from "../events";
 import { newObjectId } from "../ids";
 import { paginate } from "../list";
 import { requireObject } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { timeOn } from "../state";
 
@@ -13,6 +14,8 @@ export const testClockRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/test_helpers/test_clocks",
+    stripeParams: "TestHelpers.TestClockCreateParams",
+    accepts: ["expand", "frozen_time", "name"],
     handler: ({ ctx, params }) => {
       const created = timeOn(ctx, null);
       const clock: Stripe.TestHelpers.TestClock = {
@@ -35,12 +38,16 @@ export const testClockRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/test_helpers/test_clocks/:id",
+    stripeParams: "TestHelpers.TestClockRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => requireObject(ctx, "test_helpers.test_clock", path.id),
   },
   // GET /v1/test_helpers/test_clocks
   {
     method: "GET",
     path: "/v1/test_helpers/test_clocks",
+    stripeParams: "TestHelpers.TestClockListParams",
+    accepts: listing(),
     handler: ({ ctx, params }) =>
       paginate(ctx.account.store.all("test_helpers.test_clock"), params, "/v1/test_helpers/test_clocks"),
   },
@@ -48,6 +55,8 @@ export const testClockRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/test_helpers/test_clocks/:id/advance",
+    stripeParams: "TestHelpers.TestClockAdvanceParams",
+    accepts: ["expand", "frozen_time"],
     handler: ({ ctx, params, path }) => {
       const clock = requireObject(ctx, "test_helpers.test_clock", path.id);
       if (clock.status !== "ready") {
@@ -72,6 +81,8 @@ export const testClockRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/v1/test_helpers/test_clocks/:id",
+    stripeParams: "TestHelpers.TestClockDeleteParams",
+    accepts: [],
     handler: ({ ctx, path }) => {
       const clock = requireObject(ctx, "test_helpers.test_clock", path.id);
       for (const customer of ctx.account.store.all("customer")) {

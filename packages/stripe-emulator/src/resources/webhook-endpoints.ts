@@ -4,6 +4,7 @@ import type { Params } from "../form";
 import { newObjectId, newWebhookSecret } from "../ids";
 import { paginate } from "../list";
 import { requireObject } from "../lookup";
+import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { timeOn } from "../state";
 
@@ -59,6 +60,8 @@ export const webhookEndpointRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/webhook_endpoints",
+    stripeParams: "WebhookEndpointCreateParams",
+    accepts: ["expand", "url", "enabled_events", "api_version", "description", "metadata", "connect"],
     handler: ({ ctx, params }) => {
       if (params.bool("connect")) throw unsupported("Connect webhook endpoints");
       if (ctx.account.store.all("webhook_endpoint").length >= maxEndpoints) {
@@ -86,12 +89,16 @@ export const webhookEndpointRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/webhook_endpoints/:id",
+    stripeParams: "WebhookEndpointRetrieveParams",
+    accepts: retrieving,
     handler: ({ ctx, path }) => withoutSecret(requireObject(ctx, "webhook_endpoint", path.id)),
   },
   // POST /v1/webhook_endpoints/:id
   {
     method: "POST",
     path: "/v1/webhook_endpoints/:id",
+    stripeParams: "WebhookEndpointUpdateParams",
+    accepts: ["expand", "url", "enabled_events", "disabled", "description", "metadata"],
     handler: ({ ctx, params, path }) => {
       const endpoint = requireObject(ctx, "webhook_endpoint", path.id);
       const url = readUrl(params, false);
@@ -111,6 +118,8 @@ export const webhookEndpointRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/v1/webhook_endpoints/:id",
+    stripeParams: "WebhookEndpointDeleteParams",
+    accepts: [],
     handler: ({ ctx, path }) => {
       const endpoint = requireObject(ctx, "webhook_endpoint", path.id);
       ctx.account.store.remove("webhook_endpoint", endpoint.id);
@@ -121,6 +130,8 @@ export const webhookEndpointRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/webhook_endpoints",
+    stripeParams: "WebhookEndpointListParams",
+    accepts: listing(),
     handler: ({ ctx, params }) => {
       const page = paginate(ctx.account.store.all("webhook_endpoint"), params, "/v1/webhook_endpoints");
       return { ...page, data: page.data.map(withoutSecret) };
