@@ -34,7 +34,7 @@ describe("parallel cancel, resume and a renewal on one subscription", () => {
       await advanceSandboxTestClock(
         testDb(),
         business!,
-        new Date(parseDbTime(row.currentPeriodEnd!).getTime() + 3_600_000),
+        new Date(parseDbTime(row.currentPeriodEnd!).getTime() + 7_200_000),
       );
       const post = (path: string, body?: unknown) =>
         api("POST", `/subscriptions/${row.id}/${path}`, { key: biz.secretKey, body });

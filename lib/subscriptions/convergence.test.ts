@@ -37,9 +37,9 @@ async function scenario() {
   emulator().setCardBehavior(key, row.providerPaymentMethodId!, "4000000000000341");
   const [business] = await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id));
   const renewal = parseDbTime(row.currentPeriodEnd!).getTime();
-  await advanceSandboxTestClock(testDb(), business!, new Date(renewal + 3_600_000));
+  await advanceSandboxTestClock(testDb(), business!, new Date(renewal + 7_200_000));
   emulator().setCardBehavior(key, row.providerPaymentMethodId!, "4242424242424242");
-  await advanceSandboxTestClock(testDb(), business!, new Date(renewal + day + 7_200_000));
+  await advanceSandboxTestClock(testDb(), business!, new Date(renewal + day + 10_800_000));
   emulator().cancelSubscriptionFromDashboard(key, row.providerSubscriptionId!, { atPeriodEnd: true });
   await emulator().idle();
   const stored = await testDb()

@@ -100,8 +100,6 @@ async function createAtProvider(
       interval: subscription.interval,
       intervalCount: subscription.intervalCount,
       firstRenewalAt: parseDbTime(subscription.currentPeriodEnd ?? subscription.periodAnchor),
-      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-      cancelComment: subscription.cancelRequestedBy ? kassaComment(subscription.cancelRequestedBy) : null,
     });
     await rememberProviderObject(db, {
       provider: subscription.provider,
@@ -115,7 +113,7 @@ async function createAtProvider(
       if (locked.providerSubscriptionId) return locked;
       return updateSubscription(tx, locked.id, { providerSubscriptionId: state.id });
     });
-    // Canceled or scheduled while the provider was being called: carry that over now.
+    // Canceled or scheduled before or while the provider was being called: carry that over now.
     if (after.status === "canceled" || after.cancelAtPeriodEnd !== state.cancelScheduled)
       await reconcileProviderSubscription(db, subscription.id);
     return "created";

@@ -255,7 +255,7 @@ describe("POST /subscriptions/{id}/cancel", () => {
         .current_period_end!,
     );
     const [business] = await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id));
-    await advanceClock(biz, Math.ceil((end - Date.now() - business!.clockOffsetMs) / 1000) + 3600);
+    await advanceClock(biz, Math.ceil((end - Date.now() - business!.clockOffsetMs) / 1000) + 7200);
     const stripe = sdkFor(emulator(), emulatorKey(biz));
     const open = await stripe.invoices.list({ subscription: providerId, status: "open" });
     expect(open.data).toHaveLength(1);

@@ -53,7 +53,7 @@ async function secondsToRenewal(biz: Biz, id: string): Promise<number> {
   const { businesses } = await import("@/db/schema");
   const [row] = await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id));
   const end = Date.parse((await view(biz, id)).current_period_end!);
-  return Math.ceil((end - (Date.now() + row!.clockOffsetMs)) / 1000) + 3600;
+  return Math.ceil((end - (Date.now() + row!.clockOffsetMs)) / 1000) + 7200;
 }
 
 describe("signup", () => {
@@ -287,5 +287,55 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
     const atStripe = await sdkFor(emulator(), emulatorKey(biz)).subscriptions.retrieve(providerId);
     expect(atStripe.status).toBe("canceled");
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded", "subscription_canceled"]);
+  });
+});
+
+describe("inbound subscription events: the signature", () => {
+  it("refuses each of the five events unless signed with the business's own secret (400, not stored)", async () => {
+    const { biz, providerId } = await activeSubscription();
+    const { biz: other } = await subscriptionBusiness();
+    await signUp(other);
+    const key = emulatorKey(biz);
+    await advanceClock(biz, 31 * day);
+    const { providerEvents } = await import("@/db/schema");
+    const { readProviderConfig } = await import("@/lib/providers/provider-config");
+    const secretOf = async (businessId: string) =>
+      (await readProviderConfig<{ webhookSecret: string }>(testDb(), businessId, "stripe"))!.config
+        .webhookSecret;
+    const { signatureHeader } = await import("@kassa/stripe-emulator");
+    emulator().cancelSubscriptionFromDashboard(key, providerId);
+    await emulator().idle();
+    const types = ["invoice.paid", "customer.subscription.updated", "customer.subscription.deleted"];
+    const stored = async () =>
+      (await testDb().select().from(providerEvents).where(eq(providerEvents.businessId, biz.business.id)))
+        .length;
+    for (const type of types) {
+      const event = emulator()
+        .events(key, type)
+        .find((e) => JSON.stringify(e.data.object).includes(providerId));
+      expect(event, type).toBeDefined();
+      const payload = JSON.stringify({ ...event, id: `${event!.id}_replay` });
+      const before = await stored();
+      const now = Math.floor(Date.now() / 1000);
+      for (const signature of [
+        "t=1,v1=00",
+        signatureHeader(payload, "whsec_wrong", now),
+        signatureHeader(payload, await secretOf(other.business.id), now),
+        signatureHeader(payload, await secretOf(biz.business.id), now - 3600),
+      ]) {
+        const res = await api("POST", "/payment/stripe/webhook", {
+          rawBody: payload,
+          headers: { "stripe-signature": signature },
+        });
+        expect(res.status, `${type} ${signature}`).toBe(400);
+        expect(res.body.error).toBe("invalid_signature");
+      }
+      expect(await stored()).toBe(before);
+      const good = await api("POST", "/payment/stripe/webhook", {
+        rawBody: payload,
+        headers: { "stripe-signature": signatureHeader(payload, await secretOf(biz.business.id), now) },
+      });
+      expect(good.body).toMatchObject({ received: true, status: "accepted" });
+    }
   });
 });

@@ -56,8 +56,6 @@ export type CreateProviderSubscription = {
   intervalCount: number;
   /** First renewal: the end of the period the signup payment paid for. */
   firstRenewalAt: Date;
-  cancelAtPeriodEnd: boolean;
-  cancelComment: string | null;
 };
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -147,12 +145,6 @@ export class StripeBilling {
           billing_cycle_anchor: seconds(input.firstRenewalAt),
           proration_behavior: "none",
           off_session: true,
-          ...(input.cancelAtPeriodEnd
-            ? {
-                cancel_at_period_end: true,
-                ...(input.cancelComment ? { cancellation_details: { comment: input.cancelComment } } : {}),
-              }
-            : {}),
           metadata: { kassa_business_id: input.businessId, kassa_subscription_id: input.subscriptionId },
         },
         { idempotencyKey: `kassa-subscription-${input.subscriptionId}` },
