@@ -299,9 +299,9 @@ describe("inbound subscription events: the signature", () => {
     await advanceClock(biz, 31 * day);
     const { providerEvents } = await import("@/db/schema");
     const { readProviderConfig } = await import("@/lib/providers/provider-config");
-    const secretOf = async (businessId: string) =>
+    const secretOf = async (businessId: string): Promise<string> =>
       (await readProviderConfig<{ webhookSecret: string }>(testDb(), businessId, "stripe"))!.config
-        .webhookSecret;
+        .webhookSecret!;
     const { signatureHeader } = await import("@kassa/stripe-emulator");
     emulator().cancelSubscriptionFromDashboard(key, providerId);
     await emulator().idle();
