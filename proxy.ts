@@ -12,6 +12,8 @@ const localeHeader = "x-kassa-locale";
 export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const checkout = request.nextUrl.pathname.startsWith("/checkout/");
+  // The customer-facing pages speak the customer's language: checkout and subscription management.
+  const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
   const policy = contentSecurityPolicy({
     nonce,
     // Stripe.js (its script, frames and API) only on live businesses' checkout pages.
@@ -23,7 +25,7 @@ export async function proxy(request: NextRequest) {
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", policy);
   headers.delete(localeHeader);
-  if (checkout) headers.set(localeHeader, negotiateLocale(request.headers.get("accept-language")));
+  if (hosted) headers.set(localeHeader, negotiateLocale(request.headers.get("accept-language")));
 
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);

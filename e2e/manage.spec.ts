@@ -1,0 +1,167 @@
+import type { APIRequestContext } from "@playwright/test";
+import { createSession, expect, expectAccessible, test, type Business } from "./fixtures";
+
+type Subscription = {
+  id: string;
+  status: string;
+  unit_amount: number;
+  current_period_end: string;
+  cancel_at_period_end: boolean;
+  cancel_requested_by: string | null;
+  cancellation_reason: string | null;
+  initial_session_id: string;
+  provider_subscription_id: string | null;
+  management_url: string;
+};
+
+const auth = (business: Business) => ({ authorization: `Bearer ${business.secret_key}` });
+
+/** A monthly plan paid with 4242 through the sandbox helper, read back from GET /subscriptions. */
+async function subscribe(request: APIRequestContext, business: Business): Promise<Subscription> {
+  const sessionId = await createSession(request, business, {
+    amount: 2500,
+    items: [{ name: "Pro plan", quantity: 1, price: 2500 }],
+    subscription: { interval: "month", interval_count: 1 },
+  });
+  const paid = await request.post(`/api/sandbox/sessions/${sessionId}/pay`, {
+    headers: auth(business),
+    data: { card_number: "4242424242424242" },
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+  const list = await request.get("/api/subscriptions?limit=100", { headers: auth(business) });
+  expect(list.status()).toBe(200);
+  const found = ((await list.json()) as { data: Subscription[] }).data.find(
+    (s) => s.initial_session_id === sessionId,
+  );
+  expect(found?.management_url).toMatch(/\/manage\/[A-Za-z0-9_-]{43}$/);
+  // Created at Stripe by a background job: wait for it, so later changes do not race its claim.
+  await expect
+    .poll(async () => (await read(request, business, found!.id)).provider_subscription_id, {
+      timeout: 20_000,
+    })
+    .toMatch(/^sub_/);
+  return found!;
+}
+
+async function read(request: APIRequestContext, business: Business, id: string): Promise<Subscription> {
+  const res = await request.get(`/api/subscriptions/${id}`, { headers: auth(business) });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as Subscription;
+}
+
+const pathOf = (s: Subscription) => new URL(s.management_url).pathname;
+const day = (iso: string, locale = "en-US") =>
+  new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** The served markup keeps to the CSP: no style attributes, every script carries the nonce. */
+function expectStrictMarkup(html: string) {
+  expect(html).not.toMatch(/<[^>]+\sstyle=/);
+  const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toMatch(/\snonce="/);
+}
+
+test("the customer sees the plan, cancels at period end, then undoes it", async ({
+  page,
+  request,
+  business,
+}) => {
+  const subscription = await subscribe(request, business);
+  const response = await page.goto(pathOf(subscription));
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["content-security-policy"]).toContain("'nonce-");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Your subscription");
+  await expect(page.getByTestId("plan")).toHaveText("Pro plan");
+  await expect(page.getByTestId("price")).toHaveText(`${dollars(subscription.unit_amount)} every month`);
+  await expect(page.getByTestId("status")).toHaveText("Active");
+  await expect(page.getByTestId("next-charge")).toHaveText(day(subscription.current_period_end));
+  await expect(page.getByTestId("card")).toHaveText("Visa ending in 4242");
+  expectStrictMarkup(await response!.text());
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Cancel at the end of the period" }).click();
+  await expect(page.getByTestId("status")).toHaveText("Canceling");
+  await expect(page.getByTestId("ends-on")).toHaveText(day(subscription.current_period_end));
+  await expect(page.getByTestId("ends-note")).toContainText(
+    `ends on ${day(subscription.current_period_end)}`,
+  );
+  await expect(page.getByRole("status")).toContainText("will end on");
+  expect(await read(request, business, subscription.id)).toMatchObject({
+    status: "active",
+    cancel_at_period_end: true,
+    cancel_requested_by: "payer",
+    cancellation_reason: "requested_by_customer",
+  });
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Keep my subscription" }).click();
+  await expect(page.getByTestId("status")).toHaveText("Active");
+  await expect(page.getByRole("status")).toContainText("continues");
+  await expect(page.getByRole("button", { name: "Cancel at the end of the period" })).toBeVisible();
+  expect(await read(request, business, subscription.id)).toMatchObject({
+    status: "active",
+    cancel_at_period_end: false,
+    cancel_requested_by: null,
+  });
+});
+
+test("a cancellation the merchant scheduled shows no undo; an ended one offers nothing", async ({
+  page,
+  request,
+  business,
+}) => {
+  const subscription = await subscribe(request, business);
+  const cancel = (body: unknown) =>
+    request.post(`/api/subscriptions/${subscription.id}/cancel`, { headers: auth(business), data: body });
+  expect((await cancel({})).status()).toBe(200);
+  await page.goto(pathOf(subscription));
+  await expect(page.getByTestId("status")).toHaveText("Canceling");
+  await expect(page.getByTestId("ends-on")).toHaveText(day(subscription.current_period_end));
+  await expect(page.getByTestId("ends-note")).toContainText("cannot be undone here");
+  await expect(page.getByRole("button")).toHaveCount(0);
+  await expectAccessible(page);
+  expect((await read(request, business, subscription.id)).cancel_requested_by).toBe("api");
+
+  expect((await cancel({ at_period_end: false })).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("status")).toHaveText("Canceled");
+  await expect(page.getByText("This subscription has ended.")).toBeVisible();
+  await expect(page.getByRole("button")).toHaveCount(0);
+});
+
+test("an unknown or malformed token shows the page's own not-found page", async ({ page }) => {
+  for (const path of [
+    `/manage/${"A".repeat(43)}`,
+    "/manage/nope",
+    "/manage/%20..%2F",
+    `/manage/${"x".repeat(500)}`,
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: "Subscription not found" })).toBeVisible();
+  }
+  await expectAccessible(page);
+});
+
+test.describe("in Spanish", () => {
+  test.use({ locale: "es-ES", extraHTTPHeaders: { "Accept-Language": "es" } });
+
+  test("the page speaks Spanish to Accept-Language: es", async ({ page, request, business }) => {
+    const subscription = await subscribe(request, business);
+    await page.goto(pathOf(subscription));
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Tu suscripción");
+    await expect(page.getByTestId("price")).toHaveText(/^\d+,\d\d\sUS\$ cada mes$/);
+    await expect(page.getByTestId("status")).toHaveText("Activa");
+    await expect(page.getByTestId("next-charge")).toHaveText(day(subscription.current_period_end, "es"));
+    await expect(page.getByTestId("card")).toHaveText("Visa terminada en 4242");
+    await page.getByRole("button", { name: "Cancelar al final del periodo" }).click();
+    await expect(page.getByTestId("status")).toHaveText("Se cancelará");
+    await expect(page.getByRole("button", { name: "Mantener mi suscripción" })).toBeVisible();
+    await expectAccessible(page);
+    const missing = await page.goto("/manage/nope");
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Suscripción no encontrada" })).toBeVisible();
+  });
+});
