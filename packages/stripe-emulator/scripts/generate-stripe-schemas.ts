@@ -98,8 +98,14 @@ const isNamedObject = (type: ts.Type) =>
   Boolean(type.flags & ts.TypeFlags.Object) &&
   Boolean(type.symbol?.declarations?.some((d) => ts.isInterfaceDeclaration(d) || ts.isClassDeclaration(d)));
 
+/** Stripe's Decimal (a branded class in the types) is a string on the wire. */
+const isDecimal = (type: ts.Type) =>
+  type.symbol?.name === "Decimal" || type.aliasSymbol?.name === "Decimal" || checker.typeToString(type) === "Decimal";
+
 function schemaOf(type: ts.Type): Schema {
-  if (type.symbol?.name === "Decimal") return { type: "string" };
+  if (isDecimal(type)) return { type: "string" };
+  // `data.object: Object` of events: checked on its own against its own type.
+  if (type.symbol?.name === "Object") return { type: "object" };
   if (type.isUnion()) {
     const members = type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined));
     const literals = members.filter((t): t is ts.LiteralType => t.isStringLiteral() || t.isNumberLiteral());
@@ -150,6 +156,8 @@ function objectSchema(type: ts.Type): Schema {
     if (!(property.flags & ts.SymbolFlags.Optional)) required.push(property.name);
   }
   const index = checker.getIndexTypeOfType(type, ts.IndexKind.String);
+  // An interface without members (an event's previous_attributes) says nothing about its keys.
+  if (Object.keys(properties).length === 0 && !index) return { type: "object" };
   return {
     type: "object",
     properties,
@@ -179,7 +187,7 @@ function paramTree(type: ts.Type, seen: Set<ts.Type> = new Set()): ParamTree {
   };
   const inner = new Set([...seen, type]);
   for (const member of members) {
-    if (member.symbol?.name === "Decimal") continue;
+    if (isDecimal(member)) continue;
     if (checker.isArrayType(member)) {
       const [item] = checker.getTypeArguments(member as ts.TypeReference);
       merge("[]", item ? paramTree(item, inner) : 1);

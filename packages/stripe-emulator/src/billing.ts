@@ -5,6 +5,7 @@ import { newObjectId } from "./ids";
 import { listOf } from "./list";
 import { type ConfirmResult, confirmIntent, createIntent } from "./payments";
 import type { Interval } from "./resources/products";
+import { invoicePageUrls } from "./invoice-pages";
 import { type Ctx, idOf, timeOn } from "./state";
 
 /**
@@ -279,8 +280,9 @@ function createInvoice(
   return invoice;
 }
 
-function finalizeInvoice(ctx: Ctx, invoice: Stripe.Invoice): void {
+export function finalizeInvoice(ctx: Ctx, invoice: Stripe.Invoice): void {
   const created = timeOn(ctx, idOf(invoice.test_clock as string | null));
+  const before = snapshot(invoice);
   const customer = invoice.customer
     ? ctx.account.store.get("customer", idOf(invoice.customer as string) ?? "")
     : undefined;
@@ -294,8 +296,13 @@ function finalizeInvoice(ctx: Ctx, invoice: Stripe.Invoice): void {
   }
   invoice.status = "open";
   invoice.effective_at = created;
+  invoice.automatically_finalizes_at = null;
   invoice.status_transitions.finalized_at = created;
+  const pages = invoicePageUrls(ctx, invoice.id);
+  invoice.hosted_invoice_url = pages.hosted;
+  invoice.invoice_pdf = pages.pdf;
   emit(ctx, "invoice.finalized", invoice, { created });
+  emit(ctx, "invoice.updated", invoice, { created, before });
   if (invoice.amount_due === 0) markInvoicePaid(ctx, invoice, null);
 }
 
@@ -318,8 +325,14 @@ function setSubscriptionStatus(
   });
 }
 
-function markInvoicePaid(ctx: Ctx, invoice: Stripe.Invoice, intent: Stripe.PaymentIntent | null): void {
+function markInvoicePaid(
+  ctx: Ctx,
+  invoice: Stripe.Invoice,
+  intent: Stripe.PaymentIntent | null,
+  { outOfBand = false }: { outOfBand?: boolean } = {},
+): void {
   const created = timeOn(ctx, idOf(invoice.test_clock as string | null));
+  const before = snapshot(invoice);
   invoice.status = "paid";
   invoice.amount_paid = invoice.amount_due;
   invoice.amount_remaining = 0;
@@ -336,10 +349,23 @@ function markInvoicePaid(ctx: Ctx, invoice: Stripe.Invoice, intent: Stripe.Payme
       emit(ctx, "invoice_payment.paid", payment, { created });
     }
   }
+  emit(ctx, "invoice.updated", invoice, { created, before });
   emit(ctx, "invoice.paid", invoice, { created });
-  emit(ctx, "invoice.payment_succeeded", invoice, { created });
+  if (!outOfBand) emit(ctx, "invoice.payment_succeeded", invoice, { created });
   const subscription = subscriptionOfInvoice(ctx, invoice);
   if (subscription && idOf(subscription.latest_invoice as string | null) === invoice.id) {
+    if (
+      intent?.payment_method &&
+      invoice.billing_reason === "subscription_create" &&
+      subscription.payment_settings?.save_default_payment_method === "on_subscription"
+    ) {
+      // Stripe saves the first invoice's payment method as the subscription's default.
+      const before = snapshot(subscription);
+      subscription.default_payment_method = idOf(intent.payment_method as string);
+      if (subscription.status !== "incomplete") {
+        emit(ctx, "customer.subscription.updated", subscription, { created, before });
+      }
+    }
     if (["incomplete", "past_due", "unpaid"].includes(subscription.status)) {
       const inTrial = subscription.trial_end !== null && subscription.trial_end > created;
       setSubscriptionStatus(ctx, subscription, inTrial ? "trialing" : "active");
@@ -355,7 +381,7 @@ function markInvoiceFailed(
   ctx: Ctx,
   invoice: Stripe.Invoice,
   intent: Stripe.PaymentIntent,
-  { requiresAction }: { requiresAction: boolean },
+  { requiresAction, before }: { requiresAction: boolean; before: Stripe.Invoice },
 ): void {
   const created = timeOn(ctx, idOf(invoice.test_clock as string | null));
   const subscription = subscriptionOfInvoice(ctx, invoice);
@@ -366,6 +392,7 @@ function markInvoiceFailed(
     invoice.attempt_count - 1 < delays.length && !(declineCode && hardDeclineCodes.has(declineCode));
   invoice.next_payment_attempt =
     renewal && retriesLeft ? created + (delays[invoice.attempt_count - 1] ?? 0) : null;
+  emit(ctx, "invoice.updated", invoice, { created, before });
   emit(ctx, "invoice.payment_failed", invoice, { created });
   if (requiresAction) emit(ctx, "invoice.payment_action_required", invoice, { created });
   if (!subscription || !renewal) return;
@@ -381,15 +408,38 @@ function markInvoiceFailed(
 export function collectInvoice(
   ctx: Ctx,
   invoice: Stripe.Invoice,
-  { offSession }: { offSession: boolean },
+  { offSession, paymentMethod: chosen }: { offSession: boolean; paymentMethod?: string },
 ): ConfirmResult["outcome"] {
+  const before = snapshot(invoice);
   const subscription = subscriptionOfInvoice(ctx, invoice);
   const customerId = idOf(invoice.customer as string | null);
   const customer = customerId ? ctx.account.store.get("customer", customerId) : undefined;
   const paymentMethod =
+    chosen ??
     idOf(subscription?.default_payment_method as string | null) ??
     idOf(customer?.invoice_settings.default_payment_method as string | null);
+  const intent = invoiceIntent(ctx, invoice);
+  invoice.attempt_count += 1;
+  invoice.attempted = true;
 
+  if (!paymentMethod) {
+    // Nothing to charge: the attempt fails and the retry schedule runs, as on Stripe.
+    intent.status = "requires_payment_method";
+    markInvoiceFailed(ctx, invoice, intent, { requiresAction: false, before });
+    return "failed";
+  }
+  intent.payment_method = paymentMethod;
+  intent.status = "requires_confirmation";
+  const result = confirmIntent(ctx, intent, { offSession, forInvoice: true });
+  if (result.outcome === "succeeded") markInvoicePaid(ctx, invoice, intent);
+  else
+    markInvoiceFailed(ctx, invoice, intent, { requiresAction: result.outcome === "requires_action", before });
+  return result.outcome;
+}
+
+/** The PaymentIntent that collects an open invoice (created with its InvoicePayment on first need). */
+export function invoiceIntent(ctx: Ctx, invoice: Stripe.Invoice): Stripe.PaymentIntent {
+  const customerId = idOf(invoice.customer as string | null);
   let payment = ctx.account.store
     .all("invoice_payment")
     .find((p) => p.invoice === invoice.id && p.is_default);
@@ -429,21 +479,25 @@ export function collectInvoice(
     };
     ctx.account.store.insert("invoice_payment", payment);
   }
-  invoice.attempt_count += 1;
-  invoice.attempted = true;
+  return intent;
+}
 
-  if (!paymentMethod) {
-    // Nothing to charge: the attempt fails and the retry schedule runs, as on Stripe.
-    intent.status = "requires_payment_method";
-    markInvoiceFailed(ctx, invoice, intent, { requiresAction: false });
-    return "failed";
-  }
-  intent.payment_method = paymentMethod;
-  intent.status = "requires_confirmation";
-  const result = confirmIntent(ctx, intent, { offSession, forInvoice: true });
-  if (result.outcome === "succeeded") markInvoicePaid(ctx, invoice, intent);
-  else markInvoiceFailed(ctx, invoice, intent, { requiresAction: result.outcome === "requires_action" });
-  return result.outcome;
+/** `paid_out_of_band`: paid outside Stripe; nothing is charged and its open PaymentIntent is canceled. */
+export function payInvoiceOutOfBand(ctx: Ctx, invoice: Stripe.Invoice): void {
+  const at = timeOn(ctx, idOf(invoice.test_clock as string | null));
+  cancelOpenPayments(ctx, invoice, at, "void_invoice");
+  markInvoicePaid(ctx, invoice, null, { outOfBand: true });
+}
+
+export function markUncollectible(ctx: Ctx, invoice: Stripe.Invoice): void {
+  const at = timeOn(ctx, idOf(invoice.test_clock as string | null));
+  const before = snapshot(invoice);
+  invoice.status = "uncollectible";
+  invoice.next_payment_attempt = null;
+  invoice.auto_advance = false;
+  invoice.status_transitions.marked_uncollectible_at = at;
+  emit(ctx, "invoice.updated", invoice, { created: at, before });
+  emit(ctx, "invoice.marked_uncollectible", invoice, { created: at });
 }
 
 /**
@@ -471,6 +525,7 @@ export interface SubscriptionInput {
   paymentBehavior:
     "allow_incomplete" | "default_incomplete" | "error_if_incomplete" | "pending_if_incomplete";
   offSession: boolean;
+  saveDefaultPaymentMethod: "off" | "on_subscription";
 }
 
 /**
@@ -553,7 +608,7 @@ export function createSubscription(ctx: Ctx, input: SubscriptionInput): Stripe.S
     payment_settings: {
       payment_method_options: null,
       payment_method_types: null,
-      save_default_payment_method: "off",
+      save_default_payment_method: input.saveDefaultPaymentMethod,
     },
     pending_invoice_item_interval: null,
     pending_setup_intent: null,
@@ -601,7 +656,12 @@ export function createSubscription(ctx: Ctx, input: SubscriptionInput): Stripe.S
     id: subscription.latest_invoice,
   });
   finalizeInvoice(ctx, invoice);
-  if (invoice.status === "open" && input.paymentBehavior !== "default_incomplete") {
+  if (invoice.status !== "open") return subscription;
+  if (input.paymentBehavior === "default_incomplete") {
+    // Paid by confirming this PaymentIntent (Stripe.js with confirmation_secret); the card is saved.
+    const intent = invoiceIntent(ctx, invoice);
+    intent.setup_future_usage = "off_session";
+  } else {
     collectInvoice(ctx, invoice, { offSession: input.offSession });
   }
   return subscription;
@@ -727,8 +787,16 @@ function renewSubscription(ctx: Ctx, subscription: Stripe.Subscription): void {
     invoice.auto_advance = false;
     return;
   }
+  // Stripe leaves a renewal invoice in draft for an hour before finalizing and charging it.
+  invoice.automatically_finalizes_at = at + draftWindow;
+}
+
+const draftWindow = 3600;
+
+/** A draft's hour is up (or it is finalized through the API with auto_advance): finalize, then charge. */
+export function advanceDraft(ctx: Ctx, invoice: Stripe.Invoice): void {
   finalizeInvoice(ctx, invoice);
-  if (invoice.status === "open") collectInvoice(ctx, invoice, { offSession: true });
+  if (invoice.status === "open" && invoice.auto_advance) collectInvoice(ctx, invoice, { offSession: true });
 }
 
 /** Incomplete subscriptions expire 23 hours after creation; their first invoice is voided. */
@@ -750,6 +818,16 @@ export function voidInvoice(ctx: Ctx, invoice: Stripe.Invoice): void {
   invoice.next_payment_attempt = null;
   invoice.auto_advance = false;
   invoice.status_transitions.voided_at = at;
+  cancelOpenPayments(ctx, invoice, at, "void_invoice");
+  emit(ctx, "invoice.voided", invoice, { created: at });
+}
+
+function cancelOpenPayments(
+  ctx: Ctx,
+  invoice: Stripe.Invoice,
+  at: number,
+  reason: Stripe.PaymentIntent.CancellationReason,
+): void {
   for (const payment of ctx.account.store.all("invoice_payment")) {
     if (payment.invoice !== invoice.id || payment.status !== "open") continue;
     payment.status = "canceled";
@@ -758,12 +836,11 @@ export function voidInvoice(ctx: Ctx, invoice: Stripe.Invoice): void {
     if (intent && !["succeeded", "canceled"].includes(intent.status)) {
       intent.status = "canceled";
       intent.canceled_at = at;
-      intent.cancellation_reason = "void_invoice";
+      intent.cancellation_reason = reason;
       intent.next_action = null;
       emit(ctx, "payment_intent.canceled", intent, { created: at });
     }
   }
-  emit(ctx, "invoice.voided", invoice, { created: at });
 }
 
 const incompleteLifetime = 23 * 3600;
@@ -776,6 +853,9 @@ export function nextDueWork(ctx: Ctx, clockId: string | null): { at: number; run
   };
   for (const invoice of ctx.account.store.all("invoice")) {
     if (idOf(invoice.test_clock as string | null) !== clockId) continue;
+    if (invoice.status === "draft" && invoice.auto_advance && invoice.automatically_finalizes_at !== null) {
+      consider(invoice.automatically_finalizes_at, () => advanceDraft(ctx, invoice));
+    }
     if (invoice.status === "open" && invoice.auto_advance && invoice.next_payment_attempt !== null) {
       consider(invoice.next_payment_attempt, () => collectInvoice(ctx, invoice, { offSession: true }));
     }

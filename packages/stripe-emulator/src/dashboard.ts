@@ -1,3 +1,4 @@
+import { invoicePage, invoicePdf } from "./invoice-pages";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Stripe from "stripe";
 import { settleInvoiceOfIntent } from "./billing";
@@ -113,7 +114,12 @@ export interface DashboardRoute {
     url: URL;
     params: Params;
     request: IncomingMessage;
-  }) => { json: unknown } | { html: string } | { redirect: string } | Promise<{ json: unknown }>;
+  }) =>
+    | { json: unknown }
+    | { html: string }
+    | { redirect: string }
+    | { pdf: Buffer }
+    | Promise<{ json: unknown }>;
 }
 
 function accountFor(emu: Emulator, request: IncomingMessage): Account {
@@ -249,6 +255,27 @@ export const dashboardRoutes: DashboardRoute[] = [
       return { html: challengePage(account, intent) };
     },
   },
+  // GET /_emulator/invoices/:account/:invoice (hosted_invoice_url) and .../pdf (invoice_pdf)
+  {
+    method: "GET",
+    pattern: /^\/_emulator\/invoices\/([^/]+)\/([^/]+)$/,
+    handle: ({ emu, match }) => {
+      const account = accountById(emu, match[1] ?? "");
+      return {
+        html: invoicePage(account, requireObject(dashboardCtx(emu, account), "invoice", match[2] ?? "")),
+      };
+    },
+  },
+  {
+    method: "GET",
+    pattern: /^\/_emulator\/invoices\/([^/]+)\/([^/]+)\/pdf$/,
+    handle: ({ emu, match }) => {
+      const account = accountById(emu, match[1] ?? "");
+      return {
+        pdf: invoicePdf(account, requireObject(dashboardCtx(emu, account), "invoice", match[2] ?? "")),
+      };
+    },
+  },
   // POST /_emulator/3ds/:account/:payment_intent (outcome=succeed|fail; back to return_url)
   {
     method: "POST",
@@ -308,7 +335,10 @@ export async function matchDashboard(
   try {
     const result = await route.handle({ emu, match, url, params: new Params(raw), request });
     await emu.saver.save();
-    if ("html" in result) {
+    if ("pdf" in result) {
+      response.writeHead(200, { "content-type": "application/pdf", "content-length": result.pdf.length });
+      response.end(result.pdf);
+    } else if ("html" in result) {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       response.end(result.html);
     } else if ("redirect" in result) {

@@ -74,3 +74,11 @@ export function apiError(
 ): StripeApiError {
   return new StripeApiError(status, { type: "api_error", message }, headers);
 }
+
+/**
+ * Stripe links every error to its request log. The emulator keeps no request log, so it uses
+ * Stripe's own address format (clients treat it as an opaque link) with the request's id.
+ */
+export function withRequestLog(body: StripeErrorBody, requestId: string): StripeErrorBody {
+  return { ...body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` };
+}

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { runDueWork } from "./clock";
 import { type DashboardRoute, matchDashboard } from "./dashboard";
-import { apiError, invalidRequest, StripeApiError } from "./errors";
+import { apiError, invalidRequest, StripeApiError, withRequestLog } from "./errors";
 import { defaultApiVersion } from "./events";
 import { expandResponse } from "./expand";
 import { type FormObject, type FormValue, Params, parseForm } from "./form";
@@ -195,7 +195,7 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
       } catch (error) {
         if (!(error instanceof StripeApiError)) throw error;
         status = error.status;
-        result = { error: error.body };
+        result = { error: withRequestLog(error.body, requestId) };
         Object.assign(baseHeaders, error.headers);
       }
       if (key && replayable(status))
@@ -204,7 +204,12 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
     } catch (error) {
       if (response.headersSent) return;
       if (error instanceof StripeApiError) {
-        send(response, error.status, { error: error.body }, { ...baseHeaders, ...error.headers });
+        send(
+          response,
+          error.status,
+          { error: withRequestLog(error.body, requestId) },
+          { ...baseHeaders, ...error.headers },
+        );
         return;
       }
       const message = error instanceof Error ? error.message : String(error);

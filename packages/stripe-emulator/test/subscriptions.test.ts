@@ -12,6 +12,8 @@ import {
 
 let emulator: StripeEmulator;
 const cleanups: (() => Promise<void>)[] = [];
+/** A renewal invoice stays a draft this long before it is finalized and charged (Stripe's hour). */
+const draftHour = 3600;
 
 beforeAll(async () => {
   emulator = await startStripeEmulator();
@@ -127,7 +129,8 @@ describe("subscriptions on a test clock", () => {
       customer: customer.id,
       payment_method: paymentMethod,
     });
-    expect(intent.created).toBe(Date.UTC(2030, 1, 15, 12) / 1000);
+    // Charged when the renewal invoice's draft hour is over, as on Stripe.
+    expect(intent.created).toBe(Date.UTC(2030, 1, 15, 12) / 1000 + draftHour);
 
     const paid = verified().filter((event) => event.type === "invoice.paid");
     expect(paid.map((event) => (event.data.object as Stripe.Invoice).id)).toEqual([
@@ -165,17 +168,17 @@ describe("subscriptions on a test clock", () => {
     expect(response.status).toBe(200);
 
     const end = periodEnd(subscription);
-    await advanceTestClock(stripe, clock.id, end + 60);
+    await advanceTestClock(stripe, clock.id, end + draftHour + 60);
     let current = await stripe.subscriptions.retrieve(subscription.id, { expand: ["latest_invoice"] });
     expect(current.status).toBe("past_due");
     let invoice = current.latest_invoice as Stripe.Invoice;
     expect(invoice).toMatchObject({ status: "open", attempt_count: 1, next_payment_attempt: end + days(1) });
 
-    await advanceTestClock(stripe, clock.id, end + days(1) + 60);
+    await advanceTestClock(stripe, clock.id, end + days(1) + draftHour + 60);
     invoice = await stripe.invoices.retrieve(invoice.id);
     expect(invoice).toMatchObject({ status: "open", attempt_count: 2, next_payment_attempt: end + days(3) });
 
-    await advanceTestClock(stripe, clock.id, end + days(3) + 60);
+    await advanceTestClock(stripe, clock.id, end + days(3) + draftHour + 60);
     current = await stripe.subscriptions.retrieve(subscription.id);
     expect(current.status).toBe("canceled");
     expect(current.cancellation_details?.reason).toBe("payment_failed");
@@ -197,10 +200,10 @@ describe("subscriptions on a test clock", () => {
     const recovering = await monthlySubscription(stripe, customer, paymentMethod, clock);
     emulator.setCardBehavior(key, paymentMethod, "4000000000009995");
     const end = periodEnd(recovering);
-    await advanceTestClock(stripe, clock.id, end + 60);
+    await advanceTestClock(stripe, clock.id, end + draftHour + 60);
     expect((await stripe.subscriptions.retrieve(recovering.id)).status).toBe("past_due");
     emulator.setCardBehavior(key, paymentMethod, "4242424242424242");
-    await advanceTestClock(stripe, clock.id, end + days(2) + 60);
+    await advanceTestClock(stripe, clock.id, end + days(2) + draftHour + 60);
     const recovered = await stripe.subscriptions.retrieve(recovering.id, { expand: ["latest_invoice"] });
     expect(recovered.status).toBe("active");
     expect((recovered.latest_invoice as Stripe.Invoice).attempt_count).toBe(2);
@@ -208,7 +211,7 @@ describe("subscriptions on a test clock", () => {
     const other = await customerWithSavedCard(stripe);
     const unpaid = await monthlySubscription(stripe, other.customer, other.paymentMethod, other.clock);
     emulator.setCardBehavior(key, other.paymentMethod, "4000000000000002");
-    await advanceTestClock(stripe, other.clock.id, end + days(2) + 60);
+    await advanceTestClock(stripe, other.clock.id, end + days(2) + draftHour + 60);
     expect((await stripe.subscriptions.retrieve(unpaid.id)).status).toBe("unpaid");
   });
 
@@ -221,7 +224,7 @@ describe("subscriptions on a test clock", () => {
     expect(emulator.authenticatePaymentIntent(key, first.id).status).toBe("succeeded");
     const subscription = await monthlySubscription(stripe, customer, paymentMethod, clock);
 
-    await advanceTestClock(stripe, clock.id, periodEnd(subscription) + 60);
+    await advanceTestClock(stripe, clock.id, periodEnd(subscription) + draftHour + 60);
     const current = await stripe.subscriptions.retrieve(subscription.id, {
       expand: ["latest_invoice.payments.data.payment.payment_intent"],
     });
@@ -259,7 +262,7 @@ describe("subscriptions on a test clock", () => {
 
     await advanceTestClock(stripe, clock.id, periodEnd(subscription) - 60);
     expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe("active");
-    await advanceTestClock(stripe, clock.id, periodEnd(subscription) + 60);
+    await advanceTestClock(stripe, clock.id, periodEnd(subscription) + draftHour + 60);
     const ended = await stripe.subscriptions.retrieve(subscription.id);
     expect(ended).toMatchObject({
       status: "canceled",
@@ -281,7 +284,7 @@ describe("subscriptions on a test clock", () => {
     const { clock, customer, paymentMethod } = await customerWithSavedCard(stripe);
     const subscription = await monthlySubscription(stripe, customer, paymentMethod, clock);
     emulator.setCardBehavior(key, paymentMethod, "4000000000000002");
-    await advanceTestClock(stripe, clock.id, periodEnd(subscription) + 60);
+    await advanceTestClock(stripe, clock.id, periodEnd(subscription) + draftHour + 60);
     expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe("past_due");
 
     const canceled = await stripe.subscriptions.cancel(subscription.id, {
@@ -296,7 +299,7 @@ describe("subscriptions on a test clock", () => {
 
     const voided = await stripe.invoices.voidInvoice(open.data[0]?.id ?? "");
     expect(voided.status).toBe("void");
-    expect(voided.status_transitions.voided_at).toBe(periodEnd(subscription) + 60);
+    expect(voided.status_transitions.voided_at).toBe(periodEnd(subscription) + draftHour + 60);
     expect(emulator.events(key, "invoice.voided")).toHaveLength(1);
 
     const failuresBefore = emulator.events(key, "invoice.payment_failed").length;
@@ -352,7 +355,7 @@ describe("subscriptions on a test clock", () => {
       trial_start: clock.frozen_time,
       trial_end: trialEnd,
     });
-    await advanceTestClock(stripe, clock.id, trialEnd + 60);
+    await advanceTestClock(stripe, clock.id, trialEnd + draftHour + 60);
     const active = await stripe.subscriptions.retrieve(trialing.id, { expand: ["latest_invoice"] });
     expect(active.status).toBe("active");
     expect(active.latest_invoice).toMatchObject({ status: "paid", amount_paid: 2000 });

@@ -1,4 +1,11 @@
-import { collectInvoice, voidInvoice } from "../billing";
+import {
+  advanceDraft,
+  collectInvoice,
+  finalizeInvoice,
+  markUncollectible,
+  payInvoiceOutOfBand,
+  voidInvoice,
+} from "../billing";
 import { cardError, invalidRequest } from "../errors";
 import { emit, snapshot } from "../events";
 import { paginate } from "../list";
@@ -98,12 +105,29 @@ export const invoiceRoutes: Route[] = [
       const invoice = requireObject(ctx, "invoice", path.id);
       if (invoice.status === "paid")
         throw invalidRequest("Invoice is already paid", { code: "invoice_already_paid" });
-      if (invoice.status !== "open") {
+      if (invoice.status !== "open" && invoice.status !== "uncollectible") {
         throw invalidRequest(`You can only pay open invoices. This invoice is ${invoice.status}.`, {
           code: "invoice_not_editable",
         });
       }
-      const outcome = collectInvoice(ctx, invoice, { offSession: params.bool("off_session") ?? true });
+      if (params.bool("paid_out_of_band")) {
+        payInvoiceOutOfBand(ctx, invoice);
+        return invoice;
+      }
+      const paymentMethod = params.string("payment_method");
+      if (paymentMethod) {
+        const owned = ctx.account.store.get("payment_method", paymentMethod);
+        if (!owned || idOf(owned.customer as string | null) !== idOf(invoice.customer as string | null)) {
+          throw invalidRequest(
+            `The PaymentMethod ${paymentMethod} does not belong to the Customer of this invoice. Attach it to the Customer first.`,
+            { param: "payment_method", code: "resource_missing" },
+          );
+        }
+      }
+      const outcome = collectInvoice(ctx, invoice, {
+        offSession: params.bool("off_session") ?? true,
+        paymentMethod,
+      });
       if (outcome !== "succeeded") {
         const payment = ctx.account.store
           .all("invoice_payment")
@@ -119,6 +143,49 @@ export const invoiceRoutes: Route[] = [
           ...(intent ? { payment_intent: snapshot(intent) } : {}),
         });
       }
+      return invoice;
+    },
+  },
+  // POST /v1/invoices/:id/finalize (a draft becomes open; with auto_advance it is charged now)
+  {
+    method: "POST",
+    path: "/v1/invoices/:id/finalize",
+    stripeParams: "InvoiceFinalizeInvoiceParams",
+    accepts: ["expand", "auto_advance"],
+    handler: ({ ctx, params, path }) => {
+      const invoice = requireObject(ctx, "invoice", path.id);
+      if (invoice.status !== "draft") {
+        throw invalidRequest(
+          `This invoice is already finalized, you can't re-finalize a non-draft invoice.`,
+          {
+            code: "invoice_not_editable",
+          },
+        );
+      }
+      const autoAdvance = params.bool("auto_advance");
+      if (autoAdvance !== undefined) invoice.auto_advance = autoAdvance;
+      if (invoice.auto_advance) advanceDraft(ctx, invoice);
+      else finalizeInvoice(ctx, invoice);
+      return invoice;
+    },
+  },
+  // POST /v1/invoices/:id/mark_uncollectible
+  {
+    method: "POST",
+    path: "/v1/invoices/:id/mark_uncollectible",
+    stripeParams: "InvoiceMarkUncollectibleParams",
+    accepts: ["expand"],
+    handler: ({ ctx, path }) => {
+      const invoice = requireObject(ctx, "invoice", path.id);
+      if (invoice.status !== "open") {
+        throw invalidRequest(
+          `You can only mark open invoices as uncollectible. This invoice is ${invoice.status}.`,
+          {
+            code: "invoice_not_editable",
+          },
+        );
+      }
+      markUncollectible(ctx, invoice);
       return invoice;
     },
   },

@@ -192,17 +192,12 @@ function createFromParams(ctx: Ctx, params: Params): Stripe.Subscription {
     prorate,
     paymentBehavior,
     offSession,
+    saveDefaultPaymentMethod:
+      params
+        .object("payment_settings")
+        ?.oneOf("save_default_payment_method", ["off", "on_subscription"] as const) ?? "off",
   });
 }
-
-const unsupportedUpdates = [
-  "items",
-  "trial_end",
-  "billing_cycle_anchor",
-  "pause_collection",
-  "add_invoice_items",
-  "discounts",
-];
 
 function updateFromParams(ctx: Ctx, subscription: Stripe.Subscription, params: Params): Stripe.Subscription {
   const ended = subscription.status === "canceled" || subscription.status === "incomplete_expired";
@@ -210,8 +205,6 @@ function updateFromParams(ctx: Ctx, subscription: Stripe.Subscription, params: P
   if (ended && params.keys().some((key) => !allowedWhenEnded.has(key))) {
     throw invalidRequest("A canceled subscription can only update its cancellation_details and metadata.");
   }
-  const unsupportedKey = unsupportedUpdates.find((key) => params.has(key));
-  if (unsupportedKey) throw unsupported(`updating '${unsupportedKey}' of a subscription`);
   const before = snapshot(subscription);
   const customer = idOf(subscription.customer as string) ?? "";
   const now = timeOn(ctx, idOf(subscription.test_clock as string | null));
