@@ -172,17 +172,25 @@ describe("subscriptions on a test clock", () => {
     let current = await stripe.subscriptions.retrieve(subscription.id, { expand: ["latest_invoice"] });
     expect(current.status).toBe("past_due");
     let invoice = current.latest_invoice as Stripe.Invoice;
-    expect(invoice).toMatchObject({ status: "open", attempt_count: 1, next_payment_attempt: end + days(1) });
+    expect(invoice).toMatchObject({
+      status: "open",
+      attempt_count: 1,
+      next_payment_attempt: end + draftHour + days(1),
+    });
 
     await advanceTestClock(stripe, clock.id, end + days(1) + draftHour + 60);
     invoice = await stripe.invoices.retrieve(invoice.id);
-    expect(invoice).toMatchObject({ status: "open", attempt_count: 2, next_payment_attempt: end + days(3) });
+    expect(invoice).toMatchObject({
+      status: "open",
+      attempt_count: 2,
+      next_payment_attempt: end + draftHour + days(3),
+    });
 
     await advanceTestClock(stripe, clock.id, end + days(3) + draftHour + 60);
     current = await stripe.subscriptions.retrieve(subscription.id);
     expect(current.status).toBe("canceled");
     expect(current.cancellation_details?.reason).toBe("payment_failed");
-    expect(current.ended_at).toBe(end + days(3));
+    expect(current.ended_at).toBe(end + draftHour + days(3));
 
     const types = verified().map((event) => event.type);
     expect(types.filter((type) => type === "invoice.payment_failed")).toHaveLength(3);
@@ -291,7 +299,7 @@ describe("subscriptions on a test clock", () => {
       invoice_now: false,
       prorate: false,
     });
-    expect(canceled).toMatchObject({ status: "canceled", canceled_at: periodEnd(subscription) + 60 });
+    expect(canceled).toMatchObject({ status: "canceled", canceled_at: periodEnd(subscription) + draftHour + 60 });
     expect(canceled.cancellation_details?.reason).toBe("cancellation_requested");
     const open = await stripe.invoices.list({ subscription: subscription.id, status: "open" });
     expect(open.data).toHaveLength(1);
