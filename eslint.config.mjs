@@ -42,4 +42,11 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: [{ group: ["@/*", "../../*"], message: "The emulator package stands alone: no imports from Kassa." }] }],
     },
   },
+  {
+    // One level deeper: test/conformance/ reaches the package's src/ through ../../ and Kassa through ../../../.
+    files: ["packages/stripe-emulator/test/conformance/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/*", "../../../*"], message: "The emulator package stands alone: no imports from Kassa." }] }],
+    },
+  },
 );

@@ -100,7 +100,9 @@ const isNamedObject = (type: ts.Type) =>
 
 /** Stripe's Decimal (a branded class in the types) is a string on the wire. */
 const isDecimal = (type: ts.Type) =>
-  type.symbol?.name === "Decimal" || type.aliasSymbol?.name === "Decimal" || checker.typeToString(type) === "Decimal";
+  type.symbol?.name === "Decimal" ||
+  type.aliasSymbol?.name === "Decimal" ||
+  checker.typeToString(type) === "Decimal";
 
 function schemaOf(type: ts.Type): Schema {
   if (isDecimal(type)) return { type: "string" };

@@ -114,7 +114,11 @@ describe("renewal invoices", () => {
       default_payment_method: paymentMethod,
     });
     emulator.setCardBehavior(key, paymentMethod, "4000000000000341");
-    await advanceTestClock(stripe, clock.id, (subscription.items.data[0]?.current_period_end ?? 0) + hour + 60);
+    await advanceTestClock(
+      stripe,
+      clock.id,
+      (subscription.items.data[0]?.current_period_end ?? 0) + hour + 60,
+    );
     const updates = emulator
       .events(key, "invoice.updated")
       .filter((event) => (event.data.object as { attempt_count: number }).attempt_count === 1);
@@ -133,7 +137,11 @@ describe("invoice actions", () => {
       default_payment_method: paymentMethod,
     });
     emulator.setCardBehavior(key, paymentMethod, "4000000000000002");
-    await advanceTestClock(stripe, clock.id, (subscription.items.data[0]?.current_period_end ?? 0) + hour + 60);
+    await advanceTestClock(
+      stripe,
+      clock.id,
+      (subscription.items.data[0]?.current_period_end ?? 0) + hour + 60,
+    );
     const [open] = (await stripe.invoices.list({ subscription: subscription.id, status: "open" })).data;
     if (!open) throw new Error("no open renewal invoice");
     return { ...context, open };
@@ -164,7 +172,11 @@ describe("invoice actions", () => {
   it("mark_uncollectible makes it uncollectible, and stops retries", async () => {
     const { key, stripe, open } = await failingRenewal();
     const marked = await stripe.invoices.markUncollectible(open.id);
-    expect(marked).toMatchObject({ status: "uncollectible", next_payment_attempt: null, auto_advance: false });
+    expect(marked).toMatchObject({
+      status: "uncollectible",
+      next_payment_attempt: null,
+      auto_advance: false,
+    });
     expect(marked.status_transitions.marked_uncollectible_at).toEqual(expect.any(Number));
     expect(typesOf(key)).toContain("invoice.marked_uncollectible");
   });
@@ -195,7 +207,12 @@ describe("payment_behavior: default_incomplete", () => {
       customer: customer.id,
       items: [
         {
-          price_data: { currency: "usd", product: product.id, unit_amount: 1500, recurring: { interval: "month" } },
+          price_data: {
+            currency: "usd",
+            product: product.id,
+            unit_amount: 1500,
+            recurring: { interval: "month" },
+          },
         },
       ],
       payment_behavior: "default_incomplete",

@@ -1,4 +1,3 @@
-import type Stripe from "stripe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type StripeEmulator, startStripeEmulator } from "../../src/index";
 import { compileRoutes, matchRoute } from "../../src/router";
@@ -47,13 +46,19 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
   check(await stripe.testHelpers.testClocks.retrieve(clock.id), "clock");
   check(await stripe.testHelpers.testClocks.list(), "clocks");
   check(await stripe.customers.retrieve(customer.id), "customer");
-  check(await stripe.customers.update(customer.id, { name: "Payer", address: { country: "US" } }), "customer update");
+  check(
+    await stripe.customers.update(customer.id, { name: "Payer", address: { country: "US" } }),
+    "customer update",
+  );
   check(await stripe.customers.list({ email: "payer@example.com" }), "customers");
   check(await stripe.customers.listPaymentMethods(customer.id), "customer payment methods");
   check(await stripe.paymentMethods.retrieve(paymentMethod), "payment method");
   check(await stripe.paymentMethods.update(paymentMethod, { metadata: { a: "b" } }), "payment method update");
   check(await stripe.paymentMethods.list({ customer: customer.id, type: "card" }), "payment methods");
-  const spare = check(await stripe.paymentMethods.create({ type: "card", card: { token: "tok_visa" } }), "pm create");
+  const spare = check(
+    await stripe.paymentMethods.create({ type: "card", card: { token: "tok_visa" } }),
+    "pm create",
+  );
   check(await stripe.paymentMethods.attach(spare.id, { customer: customer.id }), "attach");
   check(await stripe.paymentMethods.detach(spare.id), "detach");
 
@@ -70,7 +75,11 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
   check(await stripe.paymentIntents.update(manual.id, { description: "manual" }), "intent update");
   check(await stripe.paymentIntents.confirm(manual.id, { payment_method: paymentMethod }), "intent confirm");
   check(await stripe.paymentIntents.capture(manual.id, { amount_to_capture: 1000 }), "intent capture");
-  const toCancel = await stripe.paymentIntents.create({ amount: 900, currency: "usd", allowed_payment_method_types: ["card"] });
+  const toCancel = await stripe.paymentIntents.create({
+    amount: 900,
+    currency: "usd",
+    allowed_payment_method_types: ["card"],
+  });
   check(await stripe.paymentIntents.cancel(toCancel.id), "intent cancel");
   check(await stripe.paymentIntents.retrieve(first.id), "intent retrieve");
   check(await stripe.paymentIntents.list({ customer: customer.id }), "intents");
@@ -90,7 +99,12 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
   check(await stripe.products.update(product.id, { description: "Pro plan" }), "product update");
   check(await stripe.products.list(), "products");
   const price = check(
-    await stripe.prices.create({ product: product.id, currency: "usd", unit_amount: 1000, recurring: { interval: "month" } }),
+    await stripe.prices.create({
+      product: product.id,
+      currency: "usd",
+      unit_amount: 1000,
+      recurring: { interval: "month" },
+    }),
     "price",
   );
   check(await stripe.prices.retrieve(price.id), "price retrieve");
@@ -106,9 +120,16 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
     "subscription",
   );
   check(await stripe.subscriptions.retrieve(subscription.id), "subscription retrieve");
-  check(await stripe.subscriptions.update(subscription.id, { metadata: { plan: "pro" } }), "subscription update");
+  check(
+    await stripe.subscriptions.update(subscription.id, { metadata: { plan: "pro" } }),
+    "subscription update",
+  );
   check(await stripe.subscriptions.list({ customer: customer.id }), "subscriptions");
-  const invoiceId = String(typeof subscription.latest_invoice === "string" ? subscription.latest_invoice : subscription.latest_invoice?.id);
+  const invoiceId = String(
+    typeof subscription.latest_invoice === "string"
+      ? subscription.latest_invoice
+      : subscription.latest_invoice?.id,
+  );
   check(await stripe.invoices.retrieve(invoiceId, { expand: ["payments"] }), "invoice");
   check(await stripe.invoices.update(invoiceId, { metadata: { a: "b" } }), "invoice update");
   check(await stripe.invoices.list({ customer: customer.id }), "invoices");
@@ -127,7 +148,11 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
   await advanceTestClock(stripe, clock.id, periodEnd + days(31) + 7200);
   const failed = (await stripe.invoices.list({ subscription: subscription.id, status: "open" })).data[0];
   check(await stripe.invoices.markUncollectible(failed?.id ?? ""), "uncollectible");
-  const other = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], payment_behavior: "default_incomplete" });
+  const other = await stripe.subscriptions.create({
+    customer: customer.id,
+    items: [{ price: price.id }],
+    payment_behavior: "default_incomplete",
+  });
   check(await stripe.invoices.voidInvoice(String(other.latest_invoice)), "void");
   check(await stripe.subscriptions.cancel(other.id), "subscription cancel");
 
@@ -144,5 +169,7 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
 
   expect(problems).toEqual([]);
   expect(emulator.events(key).length).toBeGreaterThan(50);
-  expect(routes.map((route) => `${route.method} ${route.path}`).filter((route) => !hit.has(route))).toEqual([]);
+  expect(routes.map((route) => `${route.method} ${route.path}`).filter((route) => !hit.has(route))).toEqual(
+    [],
+  );
 }, 60_000);

@@ -18,7 +18,8 @@ function validatorFor(kind: string): ValidateFunction | undefined {
 
 function kindOf(value: Record<string, unknown>): string {
   const object = String(value.object);
-  if (value.deleted === true) return `deleted_${object === "test_helpers.test_clock" ? "test_clock" : object}`;
+  if (value.deleted === true)
+    return `deleted_${object === "test_helpers.test_clock" ? "test_clock" : object}`;
   return object;
 }
 
@@ -35,7 +36,9 @@ export function conformanceProblems(input: unknown, where = "response"): string[
   if (!validate) return [`${where}: no schema for object '${kind}'`];
   const problems = validate(record)
     ? []
-    : (validate.errors ?? []).map((e) => `${where} (${kind})${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`);
+    : (validate.errors ?? []).map(
+        (e) => `${where} (${kind})${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`,
+      );
   if (kind === "event") {
     const data = record.data as { object: unknown };
     problems.push(...conformanceProblems(data.object, `${where} ${String(record.type)} data.object`));
