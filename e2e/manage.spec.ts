@@ -135,6 +135,7 @@ test("an unknown or malformed token shows the page's own not-found page", async 
     `/manage/${"A".repeat(43)}`,
     "/manage/nope",
     "/manage/%20..%2F",
+    "/manage/%E0%A4%A",
     `/manage/${"x".repeat(500)}`,
   ]) {
     const response = await page.goto(path);
@@ -142,6 +143,45 @@ test("an unknown or malformed token shows the page's own not-found page", async 
     await expect(page.getByRole("heading", { name: "Subscription not found" })).toBeVisible();
   }
   await expectAccessible(page);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the forms still cancel and undo (plain form POSTs)", async ({ page, request, business }) => {
+    const subscription = await subscribe(request, business);
+    await page.goto(pathOf(subscription));
+    await page.getByRole("button", { name: "Cancel at the end of the period" }).click();
+    await expect(page.getByTestId("status")).toHaveText("Canceling");
+    expect((await read(request, business, subscription.id)).cancel_requested_by).toBe("payer");
+    await page.getByRole("button", { name: "Keep my subscription" }).click();
+    await expect(page.getByTestId("status")).toHaveText("Active");
+    expect((await read(request, business, subscription.id)).cancel_at_period_end).toBe(false);
+  });
+
+  test("the cancel form replayed from another origin changes nothing", async ({
+    page,
+    request,
+    business,
+    baseURL,
+  }) => {
+    const subscription = await subscribe(request, business);
+    await page.goto(pathOf(subscription));
+    // The form's own fields (action id and bound token), replayed as a cross-site page would post them.
+    const fields: Record<string, string> = {};
+    for (const input of await page.locator("form input[type=hidden]").all())
+      fields[(await input.getAttribute("name"))!] = (await input.getAttribute("value")) ?? "";
+    const post = (origin: string) =>
+      request.post(pathOf(subscription), { multipart: fields, headers: { origin }, maxRedirects: 0 });
+
+    const foreign = await post("https://evil.example");
+    expect(foreign.status()).toBeGreaterThanOrEqual(400);
+    expect(await read(request, business, subscription.id)).toMatchObject({ cancel_at_period_end: false });
+    // The same replay from the page's own origin goes through: the refusal above is the origin check.
+    const own = await post(new URL(baseURL!).origin);
+    expect(own.status()).toBe(303);
+    expect(await read(request, business, subscription.id)).toMatchObject({ cancel_requested_by: "payer" });
+  });
 });
 
 test.describe("in Spanish", () => {
