@@ -15,17 +15,31 @@ function newestMtime(root: string, entry: string): number {
   return newest;
 }
 
-/** Runs `next build` when there is no build yet or a source file is newer than it. */
-export function buildIfNeeded(root: string): void {
+/** When `.next` was built (0: never), and whether a source file is newer than that build. */
+export function buildState(root: string): { built: number; current: boolean } {
   const buildId = path.join(root, ".next", "BUILD_ID");
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sources = Math.max(...[...sourceDirs, ...sourceFiles].map((entry) => newestMtime(root, entry)));
-  if (built && built >= sources) return;
-  console.log(built ? "Sources changed since the last build: building Kassa…" : "First start: building Kassa (about a minute)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  return { built, current: built > 0 && built >= sources };
+}
+
+/** Runs `next build` when there is no build yet or a source file is newer than it. */
+export function buildIfNeeded(root: string): void {
+  const { built, current } = buildState(root);
+  if (current) return;
+  console.log(
+    built
+      ? "Sources changed since the last build: building Kassa…"
+      : "First start: building Kassa (about a minute)…",
+  );
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
 }
