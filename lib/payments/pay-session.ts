@@ -98,7 +98,7 @@ export const customerDetailsSchema = z.object({
 });
 
 const payInputSchema = z.object({
-  paymentMethodId: z.string().min(1).max(64),
+  paymentMethodId: z.string().min(1).max(64).refine(isSafeText, safeText),
   card: z
     .object({
       number: z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits"),

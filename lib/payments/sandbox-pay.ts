@@ -17,7 +17,7 @@ const text = (max: number) => z.string().max(max).refine(isSafeText, safeText).o
 
 /** Body of POST /sandbox/sessions/{id}/pay (DESIGN, Contract for automation). */
 export const sandboxPaySchema = z.object({
-  payment_method: z.string().min(1).max(64).optional(),
+  payment_method: z.string().min(1).max(64).refine(isSafeText, safeText).optional(),
   card_number: z
     .string()
     .transform((v) => v.replace(/[\s-]/g, ""))

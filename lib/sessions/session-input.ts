@@ -156,7 +156,7 @@ export const sessionInputSchema = z
       .max(1000, { error: "description must be at most 1000 characters" })
       .nullish(),
     // Any string: an unknown one is the interface's "Payment method not found", not a field error.
-    paymentMethodId: z.string({ error: "paymentMethodId must be a string" }).nullish(),
+    paymentMethodId: z.string({ error: "paymentMethodId must be a string" }).refine(isSafeText, safeText).nullish(),
     ip: z.unknown().optional(),
     metadata: metadataSchema,
     email: email.nullish(),
