@@ -107,7 +107,8 @@ describe("the sandbox Stripe emulator keeps its state in Kassa's database", () =
       const periodEnd = beforeRestart.subscription.items.data[0]?.current_period_end ?? 0;
       expect(periodEnd - clock.frozen_time).toBeGreaterThanOrEqual(days(28));
       const received = receiver.received.length;
-      await advanceTestClock(stripe, clock.id, periodEnd + 60);
+      // A renewal invoice stays a draft for an hour before it is charged, as on Stripe.
+      await advanceTestClock(stripe, clock.id, periodEnd + 3600 + 60);
       await after.idle();
       const [renewal] = (await stripe.invoices.list({ subscription: subscription.id, limit: 1 })).data;
       expect(renewal).toMatchObject({ billing_reason: "subscription_cycle", status: "paid" });
