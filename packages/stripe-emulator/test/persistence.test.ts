@@ -2,7 +2,9 @@ import Stripe from "stripe";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AccountChanges,
+  type EmulatorPersistence,
   memoryPersistence,
+  type StoredAccount,
   type StripeEmulator,
   startStripeEmulator,
 } from "../src/index";
