@@ -123,7 +123,8 @@ describe("persistence", () => {
 
     const periodEnd = beforeRestart.subscription.items.data[0]?.current_period_end ?? 0;
     const received = receiver.received.length;
-    await advanceTestClock(stripe, clock.id, periodEnd + 60);
+    // Past the renewal invoice's draft hour, when Stripe finalizes and charges it.
+    await advanceTestClock(stripe, clock.id, periodEnd + 3660);
     await after.idle();
     const renewal = (await stripe.invoices.list({ subscription: subscription.id })).data[0];
     expect(renewal?.billing_reason).toBe("subscription_cycle");
@@ -214,7 +215,7 @@ describe("persistence", () => {
       ],
     });
     const periodEnd = subscription.items.data[0]?.current_period_end ?? 0;
-    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: periodEnd + 60 });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: periodEnd + 3660 });
     await before.close();
     expect(crashed).not.toBeNull();
 
@@ -223,7 +224,7 @@ describe("persistence", () => {
     stripe = sdkFor(after, key);
     await after.idle();
     const resumed = await stripe.testHelpers.testClocks.retrieve(clock.id);
-    expect(resumed).toMatchObject({ status: "ready", frozen_time: periodEnd + 60 });
+    expect(resumed).toMatchObject({ status: "ready", frozen_time: periodEnd + 3660 });
     const [renewal] = (await stripe.invoices.list({ subscription: subscription.id, limit: 1 })).data;
     expect(renewal).toMatchObject({ billing_reason: "subscription_cycle", status: "paid" });
   });
