@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, type Subscription } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
-import { ProviderError } from "@/lib/errors";
+import { ProviderError, SubscriptionNotFoundError } from "@/lib/errors";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
 import { errorBackoffMs } from "@/lib/jobs/run-job";
@@ -144,6 +144,12 @@ export const setupSubscriptionJob: JobHandler = async (db, job) => {
   try {
     return { status: "done", note: await reconcileProviderSubscription(db, subscriptionId) };
   } catch (error) {
+    if (error instanceof SubscriptionNotFoundError) return { status: "done", note: "no such subscription" };
+    // Refused for good (e.g. Stripe not connected): a subscription not created yet ends here.
+    if (error instanceof ProviderError && !isUnavailable(error)) {
+      await failSetup(db, subscriptionId, error.errorType);
+      return { status: "failed", error: error.message };
+    }
     if (!isUnavailable(error)) throw error;
     // Unreachable: try again, and after the last attempt give up on the subscription.
     if (job.attempts >= job.maxAttempts) {
