@@ -71,7 +71,7 @@ export const subscriptions = pgTable(
     pendingOp: text("pending_op"),
     pendingOpToken: text("pending_op_token"),
     pendingOpAt: tsCol("pending_op_at"),
-    /** Last provider state applied (Stripe's object time, seconds): older events re-read Stripe. */
+    /** Unused: every inbound event re-reads Stripe (decision 0013); kept for a later optimisation. */
     providerSyncedAt: integer("provider_synced_at"),
     /** Bumped on every change: a reader can tell whether the row moved since it read it. */
     version: integer("version").notNull().default(1),

@@ -248,7 +248,7 @@ describe("POST /subscriptions/{id}/cancel", () => {
     expect((await subscriptionRow(id)).canceledBy).toBe("api");
   });
 
-  it("ending a past-due subscription now voids its unpaid renewal invoice at Stripe (no refund)", async () => {
+  it("a past-due subscription can be scheduled, then ended now: its unpaid renewal invoice is voided at Stripe (no refund)", async () => {
     const { biz, id, providerId, sessionId } = await subscribed(undefined, { card: "4000000000000341" });
     const end = Date.parse(
       (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body
@@ -262,8 +262,15 @@ describe("POST /subscriptions/{id}/cancel", () => {
     expect(
       (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body.status,
     ).toBe("past_due");
+    const scheduled = await cancel(biz, id);
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body).toMatchObject({
+      status: "past_due",
+      cancel_at_period_end: true,
+      cancel_requested_by: "api",
+    });
     const res = await cancel(biz, id, { at_period_end: false });
-    expect(res.body).toMatchObject({ status: "canceled", canceled_by: "api" });
+    expect(res.body).toMatchObject({ status: "canceled", canceled_by: "api", cancel_requested_by: "api" });
     expect((await stripe.invoices.retrieve(open.data[0]!.id!)).status).toBe("void");
     expect((await api("GET", `/payment/${sessionId}`, { key: biz.secretKey })).body.status).toBe("succeeded");
   });
