@@ -83,7 +83,7 @@ export async function handleSubscriptionEvent(
   const notes: string[] = [];
   if (subject.invoiceId) {
     const invoice = await billing.retrieveInvoice(subject.invoiceId);
-    const renewal = await recordRenewal(db, subscription.id, invoice);
+    const renewal = await recordRenewal(db, subscription.id, invoice, event.type);
     notes.push("cycle" in renewal ? `cycle ${renewal.cycle}: ${renewal.outcome}` : renewal.outcome);
   }
   const state = await billing.retrieveSubscription(subject.providerId);

@@ -42,10 +42,15 @@ export async function recordRenewal(
   db: Db,
   subscriptionId: string,
   invoice: ProviderInvoiceState,
+  /** The event that pointed here: names the failure when the invoice's charge cannot be read. */
+  eventType?: string,
 ): Promise<RenewalResult> {
   if (!isRenewalInvoice(invoice)) return { outcome: "not_a_renewal" };
   const paid = invoice.status === "paid";
-  const failed = !paid && invoice.status === "open" && invoice.failureReason !== null;
+  const failed = !paid && invoice.status === "open" && (invoice.failureReason !== null || invoice.attempted);
+  const failureReason =
+    invoice.failureReason ??
+    (eventType === "invoice.payment_action_required" ? "authentication_required" : "payment_failed");
   return transactionWithJobs(db, async (tx): Promise<RenewalResult> => {
     const { subscription, business } = await lockSubscription(tx, subscriptionId);
     const cycle = cycleOfPeriod(
@@ -106,7 +111,7 @@ export async function recordRenewal(
         .update(payments)
         .set({
           status: "failed",
-          failureCode: invoice.failureReason,
+          failureCode: failureReason,
           failureMessage: "The renewal charge failed",
           updatedAt: sql`now()`,
         })
@@ -120,7 +125,7 @@ export async function recordRenewal(
         session,
         payment: failedPayment!,
         type: "subscription_payment_failed",
-        failureReason: invoice.failureReason ?? "payment_failed",
+        failureReason,
         // The end of the last paid period: access is not extended by an unpaid renewal.
         subscription: webhookSubscriptionInfo(current, cycle),
         dedupeKey: `subscription_payment_failed:${subscription.id}:${cycle}`,

@@ -40,6 +40,8 @@ export type ProviderInvoiceState = {
   periodEnd: Date | null;
   /** Why its last charge failed: `authentication_required` when the bank wants the payer, else Stripe's code. */
   failureReason: string | null;
+  /** A charge was attempted (and, when still open, failed). */
+  attempted: boolean;
 };
 
 export type CreateProviderSubscription = {
@@ -241,6 +243,7 @@ export class StripeBilling {
       periodStart: dateOf(line?.period?.start),
       periodEnd: dateOf(line?.period?.end),
       failureReason,
+      attempted: invoice.attempted,
     };
   }
 }
