@@ -44,10 +44,6 @@ export class SubscriptionRequiresSecretKeyError extends DomainError {
   readonly code = "subscription_requires_secret_key";
 }
 
-export class SubscriptionsUnavailableError extends DomainError {
-  readonly code = "subscriptions_unavailable";
-}
-
 export class NoSubscriptionMethodError extends DomainError {
   readonly code = "no_subscription_method";
 }

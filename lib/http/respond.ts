@@ -20,7 +20,6 @@ import {
   SubscriptionNotFoundError,
   SubscriptionSetupIncompleteError,
   SubscriptionUpdateFailedError,
-  SubscriptionsUnavailableError,
   UnauthorizedError,
   ValidationError,
 } from "@/lib/errors";
@@ -45,8 +44,6 @@ export function errorResponse(error: unknown): Response | null {
     return json(403, { error: "subscription_requires_secret_key" });
   if (error instanceof NoSubscriptionMethodError)
     return json(400, { error: "no_subscription_method", message: error.message });
-  if (error instanceof SubscriptionsUnavailableError)
-    return json(400, { error: "subscriptions_unavailable", message: error.message });
   if (error instanceof SubscriptionSetupIncompleteError)
     return json(400, { error: error.code, missing_events: error.missingEvents });
   if (error instanceof SubscriptionNotFoundError) return json(404, { error: error.code, message: error.message });
