@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { paymentAttempts } from "@/db/schema";
 import { getBalances } from "@/lib/ledger/get-balances";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { testDb } from "@/test/helpers";
 import {
   advanceClock,
+  emulatorKey,
   readSubscription,
   received,
   runJobs,
@@ -14,7 +18,7 @@ import {
 } from "./testing/subscription-fixtures";
 
 withLoopbackApi();
-withSubscriptionProviders();
+const providers = withSubscriptionProviders();
 
 const day = 86_400;
 
@@ -43,6 +47,16 @@ describe("a monthly subscription, end to end through the API and the emulator", 
       amount: 2500,
     });
     expect(first.body.management_url).toMatch(/\/manage\/[A-Za-z0-9_-]{43}$/);
+
+    // The first payment saved the card for the off-session renewals.
+    const [attempt] = await testDb()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.sessionId, sessionId));
+    const intent = await sdkFor(providers.current().emulator, emulatorKey(biz)).paymentIntents.retrieve(
+      attempt!.providerPaymentId!,
+    );
+    expect(intent.setup_future_usage).toBe("off_session");
 
     await runJobs(biz.business.id); // the setup job and the signup webhook
     const set = await readSubscription(biz, row.id);
