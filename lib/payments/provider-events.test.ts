@@ -1,10 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobs, providerEvents } from "@/db/schema";
-import { dispatch } from "@/lib/api/routes";
-import { resetEnv } from "@/lib/env";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
@@ -14,6 +10,7 @@ import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config"
 import { signatureHeader } from "@kassa/stripe-emulator";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { api, testDb } from "@/test/helpers";
+import { withLoopbackApi } from "@/test/loopback-api";
 import { paySession } from "./pay-session";
 import {
   attemptsOf,
@@ -28,37 +25,7 @@ import {
 } from "./testing/payment-fixtures";
 
 // Kassa's API on a loopback port, so the emulator's real webhook deliveries reach the real handler.
-let server: Server;
-const previousBase = process.env.API_BASE_URL;
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-      const body = chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
-      void dispatch(
-        new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }),
-        "/api",
-      ).then(async (response) => {
-        res.writeHead(response.status, {
-          "content-type": response.headers.get("content-type") ?? "text/plain",
-        });
-        res.end(await response.text());
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  process.env.API_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-  resetEnv();
-});
-afterAll(async () => {
-  if (previousBase === undefined) delete process.env.API_BASE_URL;
-  else process.env.API_BASE_URL = previousBase;
-  resetEnv();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+withLoopbackApi();
 
 const providers = withSandboxProviders();
 verifyLedgerAfterEach();

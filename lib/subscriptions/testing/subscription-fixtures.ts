@@ -1,61 +1,21 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { subscriptions, webhookEventTypes, type Subscription } from "@/db/schema";
-import { dispatch } from "@/lib/api/routes";
 import type { CreatedBusiness } from "@/lib/businesses/create-business";
-import { resetEnv } from "@/lib/env";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { startSandboxProviders, type SandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import { startLoopbackReceiver, type LoopbackReceiver } from "@/lib/webhooks/testing/loopback-receiver";
 import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
+import { withLoopbackApi as withLoopbackApiOn } from "@/test/loopback-api";
 import type { SubscriptionView } from "../subscription-view";
 
 // Test support for subscription flows: Kassa's API on a loopback port (the emulator's webhooks
 // reach the real handler), the emulator, webhook receivers, a signed-up subscription.
 
-/** Serves the router on 127.0.0.1 for the file and points API_BASE_URL (and so Stripe's endpoint) at it. */
-export function withLoopbackApi(): void {
-  let server: Server;
-  const previous = { base: process.env.API_BASE_URL, allow: process.env.ALLOW_PRIVATE_WEBHOOK_URLS };
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-        const body = chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
-        void dispatch(
-          new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }),
-          "/api",
-        ).then(async (response) => {
-          res.writeHead(response.status, {
-            "content-type": response.headers.get("content-type") ?? "text/plain",
-          });
-          res.end(await response.text());
-        });
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    process.env.API_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-    process.env.ALLOW_PRIVATE_WEBHOOK_URLS = "1";
-    resetEnv();
-  });
-  afterAll(async () => {
-    for (const [name, value] of [
-      ["API_BASE_URL", previous.base],
-      ["ALLOW_PRIVATE_WEBHOOK_URLS", previous.allow],
-    ] as const)
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    resetEnv();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-}
+/** Kassa's API on a loopback port, with Kassa's own webhooks allowed to loopback receivers. */
+export const withLoopbackApi = () => withLoopbackApiOn({ allowPrivateWebhookUrls: true });
 
 export function withSubscriptionProviders(): { current: () => SandboxProviders } {
   let providers: SandboxProviders | undefined;
