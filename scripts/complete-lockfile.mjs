@@ -47,12 +47,13 @@ for (const name of names) {
   if (lock.packages[key]) continue;
   const version = wantedVersion(name);
   const { os, cpu } = platformOf(name);
-  if (!version || !os) {
+  // A WebAssembly build (`*-wasm32-wasi`) runs on every OS: `cpu` only, no `os`.
+  if (!version || (!os && cpu !== "wasm32")) {
     console.error(`cannot complete ${name}: version ${version}, os ${os}`);
     process.exitCode = 1;
     continue;
   }
-  lock.packages[key] = { version, optional: true, os: [os], ...(cpu ? { cpu: [cpu] } : {}) };
+  lock.packages[key] = { version, optional: true, ...(os ? { os: [os] } : {}), ...(cpu ? { cpu: [cpu] } : {}) };
   added += 1;
 }
 const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)));
