@@ -45,7 +45,11 @@ export const apiKeys = pgTable(
     digest: text("digest").notNull().unique(),
     /** First characters, for display (`sk_test_AbC4…`). */
     prefix: text("prefix").notNull(),
+    /** The merchant's label for it (`backend`, `staging`…); null for the keys made with the business. */
+    name: text("name"),
     createdAt: createdAt(),
+    /** Set when the key was rolled: it keeps working until then (the overlap), then gets the uniform 401. */
+    expiresAt: tsCol("expires_at"),
     revokedAt: tsCol("revoked_at"),
   },
   (t) => [index("api_keys_business_idx").on(t.businessId)],
