@@ -317,6 +317,50 @@ describe("POST /session: order_id", () => {
   });
 });
 
+describe("POST /session: order ids a plan's renewals will take", () => {
+  const plan = (orderId: string) => sessionBody({ order_id: orderId, subscription: { interval: "month" } });
+
+  it("a session cannot take {order_id}-{cycle} of an existing plan; -1, -02 and other stems stay free", async () => {
+    const stem = uniqueName("plan");
+    expect((await post(plan(stem))).status).toBe(201);
+    const before = await countSessions(biz.business.id);
+    for (const taken of [`${stem}-2`, `${stem}-3`, `${stem}-12`]) {
+      const res = await post(sessionBody({ order_id: taken }));
+      expectFieldErrors(res, ["order_id"]);
+      expect(String((res.body as Record<string, string[]>).order_id)).toContain(stem);
+      expectFieldErrors(await post(sessionBody({ order_id: taken }), biz.publicKey), ["order_id"]);
+    }
+    expect(await countSessions(biz.business.id)).toBe(before);
+    for (const free of [`${stem}-1`, `${stem}-02`, `${stem}-x`, `${stem}x-2`]) expect((await post(sessionBody({ order_id: free }))).status).toBe(201);
+  });
+
+  it("a plan cannot start on an order_id whose renewal ids are already used", async () => {
+    const stem = uniqueName("late-plan");
+    expect((await post(sessionBody({ order_id: `${stem}-2` }))).status).toBe(201);
+    const before = await countSessions(biz.business.id);
+    expectFieldErrors(await post(plan(stem)), ["order_id"]);
+    expect(await countSessions(biz.business.id)).toBe(before);
+    // A one-off session on the same order_id is not a plan: its `-2` sibling is harmless.
+    expect((await post(sessionBody({ order_id: stem }))).status).toBe(201);
+  });
+
+  it("order ids with regex or LIKE characters are compared literally", async () => {
+    const stem = `${uniqueName("odd")}.%_*`;
+    expect((await post(sessionBody({ order_id: `${stem.replace(".", "x")}-2` }))).status).toBe(201);
+    expect((await post(plan(stem))).status).toBe(201);
+  });
+
+  it("a plan and its renewal id created at the same moment: never both", async () => {
+    const stem = uniqueName("race-plan");
+    const results = await Promise.all([post(plan(stem)), post(sessionBody({ order_id: `${stem}-2` })), post(sessionBody({ order_id: `${stem}-3` }))]);
+    const rows = await testDb().select({ orderId: sessions.orderId }).from(sessions).where(eq(sessions.businessId, biz.business.id));
+    const ids = new Set(rows.map((r) => r.orderId));
+    const planMade = results[0]!.status === 201;
+    expect(planMade ? !ids.has(`${stem}-2`) && !ids.has(`${stem}-3`) : ids.has(`${stem}-2`) || ids.has(`${stem}-3`)).toBe(true);
+    for (const r of results) if (r.status !== 201) expectFieldErrors(r, ["order_id"]);
+  });
+});
+
 describe("POST /session: paymentMethodId", () => {
   const notFound = { error: "Payment method not found" };
 

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businessPaymentMethods, businessProviders, paymentMethods, sessions, type Session } from "@/db/schema";
 import type { ApiCaller } from "@/lib/auth/api-keys";
@@ -92,6 +92,7 @@ export async function createSession(
 
   try {
     return await transactionWithJobs(db, async (tx) => {
+      await refuseRenewalOrderIdCollision(tx, caller.business.id, input.order_id, Boolean(input.subscription));
       const [session] = await tx
         .insert(sessions)
         .values({
@@ -124,6 +125,55 @@ export async function createSession(
     if (isUniqueViolation(error, "sessions_business_order_idx"))
       throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
     throw error;
+  }
+}
+
+/** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
+const renewalSuffix = "^([2-9]|[1-9][0-9]+)$";
+
+/**
+ * Renewals of a plan take `{order_id}-{cycle}` (unique per business like every order id), so a plan
+ * with order_id `A` and a one-off session `A-2` cannot both exist: the renewal would have no order
+ * id left while Stripe has already charged it. Whichever comes second is refused. The check and
+ * the insert run under one lock per business and order-id stem, so two racing requests see each
+ * other.
+ */
+async function refuseRenewalOrderIdCollision(tx: Db, businessId: string, orderId: string, isPlan: boolean) {
+  const stem = /^(.+)-([2-9]|[1-9][0-9]+)$/.exec(orderId)?.[1];
+  if (!isPlan && stem === undefined) return;
+  // The plan `A` and every `A-<n>` meet on the lock of `A`. Longer key first, so never a deadlock.
+  for (const key of [isPlan ? orderId : undefined, stem])
+    if (key !== undefined)
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order:${businessId}:${key}`}, 0))`);
+  if (isPlan) {
+    const [taken] = await tx
+      .select({ orderId: sessions.orderId })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.businessId, businessId),
+          sql`starts_with(${sessions.orderId}, ${orderId + "-"})`,
+          sql`substr(${sessions.orderId}, ${orderId.length + 2}) ~ ${renewalSuffix}`,
+        ),
+      )
+      .limit(1);
+    if (taken)
+      throw ValidationError.field(
+        "order_id",
+        `order_id cannot start a plan: its renewals take ${orderId}-2, ${orderId}-3, ..., and ${taken.orderId} is already used by another session`,
+      );
+  }
+  if (stem !== undefined) {
+    const [plan] = await tx
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.businessId, businessId), eq(sessions.orderId, stem), sql`${sessions.subscriptionInterval} is not null`))
+      .limit(1);
+    if (plan)
+      throw ValidationError.field(
+        "order_id",
+        `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
+      );
   }
 }
 
