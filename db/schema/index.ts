@@ -14,3 +14,4 @@ export * from "./provider-events";
 export * from "./sandbox-provider";
 export * from "./subscriptions";
 export * from "./stripe-emulator";
+export * from "./staff";
