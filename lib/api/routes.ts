@@ -39,6 +39,7 @@ import {
 } from "./payouts";
 import { postSandboxPayoutBalance } from "./sandbox-payouts";
 import { postSandboxClockAdvance } from "./sandbox-clock";
+import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
 
 export type Route = { method: string; pattern: string; handler: ApiHandler };
 
@@ -74,6 +75,10 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/payout/withdrawals/:withdrawal_id", handler: getPayoutWithdrawal },
   { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/complete", handler: postPayoutWithdrawalComplete },
   { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/reject", handler: postPayoutWithdrawalReject },
+  { method: "GET", pattern: "/api-keys", handler: getApiKeys },
+  { method: "POST", pattern: "/api-keys", handler: postApiKey },
+  { method: "POST", pattern: "/api-keys/:id/roll", handler: postApiKeyRoll },
+  { method: "POST", pattern: "/api-keys/:id/revoke", handler: postApiKeyRevoke },
   { method: "POST", pattern: "/sandbox/payout-balance", handler: postSandboxPayoutBalance },
   { method: "POST", pattern: "/sandbox/clock/advance", handler: postSandboxClockAdvance },
   { method: "POST", pattern: "/sandbox/sessions/:session_id/pay", handler: postSandboxSessionPay },

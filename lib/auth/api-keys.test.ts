@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { createApiKey, revokeApiKey, type KeyKind } from "@/lib/auth/api-keys";
+import { createApiKey, type KeyKind } from "@/lib/auth/api-keys";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import type * as Crypto from "@/lib/crypto";
 import { UnauthorizedError } from "@/lib/errors";
 import { newId, randomToken } from "@/lib/ids";
@@ -25,14 +26,8 @@ vi.mock("@/lib/crypto", async (importOriginal) => {
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
 let biz: Biz;
 let revoked: Biz;
-
-async function keyId(owner: Biz, kind: KeyKind): Promise<string> {
-  const [row] = await testDb()
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.businessId, owner.business.id), eq(apiKeys.kind, kind)));
-  return row!.id;
-}
+let expiredKey: string;
+let expiringKey: string;
 
 /** Stores a key row for a sandbox business whose clear key carries another prefix. */
 async function insertKeyRow(owner: Biz, kind: KeyKind, key: string) {
@@ -45,8 +40,15 @@ async function insertKeyRow(owner: Biz, kind: KeyKind, key: string) {
 beforeAll(async () => {
   biz = await createTestBusiness();
   revoked = await createTestBusiness();
-  await revokeApiKey(testDb(), await keyId(revoked, "secret"));
-  await revokeApiKey(testDb(), await keyId(revoked, "public"));
+  // Both keys revoked, the last secret one included (the API refuses that: decision 0017).
+  await testDb().update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.businessId, revoked.business.id));
+  // Rolled keys: one whose overlap has ended, one still in it.
+  const expired = await createApiKey(testDb(), biz.business, "secret");
+  await testDb().update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, expired.id));
+  expiredKey = expired.key;
+  const expiring = await createApiKey(testDb(), biz.business, "secret");
+  await testDb().update(apiKeys).set({ expiresAt: new Date(Date.now() + 3600_000).toISOString() }).where(eq(apiKeys.id, expiring.id));
+  expiringKey = expiring.key;
 });
 
 const endpoints: [string, string, unknown?][] = [
@@ -74,6 +76,7 @@ function badCredentials(): [string, string | null][] {
     ["unknown well-formed public key", `Bearer pk_test_${randomToken(32)}`],
     ["revoked secret key", `Bearer ${revoked.secretKey}`],
     ["revoked public key", `Bearer ${revoked.publicKey}`],
+    ["expired (rolled) secret key", `Bearer ${expiredKey}`],
     ["secret key with the live prefix", `Bearer sk_live_${token}`],
     ["secret key with the public prefix", `Bearer pk_test_${token}`],
   ];
@@ -129,7 +132,7 @@ describe("API-key authentication", () => {
     const owner = await createTestBusiness();
     const extra = await createApiKey(testDb(), owner.business, "secret");
     expect((await api("GET", "/balance", { key: extra.key })).status).toBe(200);
-    await revokeApiKey(testDb(), extra.id);
+    await revokeApiKey(testDb(), owner.business.id, extra.id);
     const res = await api("GET", "/balance", { key: extra.key });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "Unauthorized" });
@@ -206,6 +209,7 @@ describe("authenticateApiKey does the same work on every path", () => {
       expect(await measure(header, accept), name).toEqual({ outcome: "unauthorized", digests: 1, queries: ["select"] });
     }
     expect(await measure(`Bearer ${biz.secretKey}`, "secret")).toEqual({ outcome: "ok", digests: 1, queries: ["select"] });
+    expect(await measure(`Bearer ${expiringKey}`, "secret")).toEqual({ outcome: "ok", digests: 1, queries: ["select"] });
     expect(await measure(`Bearer ${biz.publicKey}`, "secret_or_public")).toEqual({
       outcome: "ok",
       digests: 1,

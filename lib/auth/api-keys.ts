@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiKeys, businesses, type Business } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
@@ -15,7 +15,12 @@ export function keyPrefix(kind: KeyKind, mode: Business["mode"]): string {
 }
 
 /** Creates a key and returns it in clear: the only time it is ever seen. */
-export async function createApiKey(db: Db, business: Pick<Business, "id" | "mode">, kind: KeyKind) {
+export async function createApiKey(
+  db: Db,
+  business: Pick<Business, "id" | "mode">,
+  kind: KeyKind,
+  name: string | null = null,
+) {
   const key = keyPrefix(kind, business.mode) + randomToken(32);
   const id = newId("apiKey");
   await db.insert(apiKeys).values({
@@ -24,12 +29,9 @@ export async function createApiKey(db: Db, business: Pick<Business, "id" | "mode
     kind,
     digest: sha256Hex(key),
     prefix: `${key.slice(0, 12)}…`,
+    name,
   });
   return { id, key };
-}
-
-export async function revokeApiKey(db: Db, keyId: string): Promise<void> {
-  await db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.id, keyId));
 }
 
 // A digest no key can have: malformed and missing keys still cost one digest and one lookup,
@@ -38,7 +40,8 @@ const impossibleDigest = sha256Hex("kassa:no-key");
 
 /**
  * The caller behind `Authorization: Bearer <key>`. Every failure (missing, malformed, unknown,
- * revoked, wrong kind) is the same UnauthorizedError.
+ * revoked, expired, wrong kind) is the same UnauthorizedError. No cache: every request reads the
+ * key's row, so a revocation or an expiry holds from the next request on.
  */
 export async function authenticateApiKey(
   db: Db,
@@ -53,7 +56,17 @@ export async function authenticateApiKey(
     .select({ key: apiKeys, business: businesses })
     .from(apiKeys)
     .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
-    .where(and(eq(apiKeys.digest, digest), isNull(apiKeys.revokedAt)))
+    .where(
+      and(
+        eq(apiKeys.digest, digest),
+        isNull(apiKeys.revokedAt),
+        // A rolled key works until its expiry, read on the business's clock (a sandbox clock moves).
+        or(
+          isNull(apiKeys.expiresAt),
+          gt(apiKeys.expiresAt, sql`now() + ${businesses.clockOffsetMs}::float8 * interval '1 millisecond'`),
+        ),
+      ),
+    )
     .limit(1);
   if (!row || !wellFormed) throw new UnauthorizedError("unknown key");
   if (accept === "secret" && row.key.kind !== "secret") throw new UnauthorizedError("public key on a secret-only endpoint");

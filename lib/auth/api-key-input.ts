@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { parseOrThrow, required } from "@/lib/http/validation";
+
+/** A rolled key's overlap: 24 hours unless told; 0 ends it at once; at most 7 days. */
+export const defaultRollOverlapSeconds = 24 * 60 * 60;
+export const maxRollOverlapSeconds = 7 * 24 * 60 * 60;
+export const maxKeyNameLength = 100;
+
+// Names are labels shown in lists: printable text only (no control characters, NUL or lone surrogates).
+const printable = /^[^\p{Cc}\p{Cs}]+$/u;
+
+/** The body of POST /api-keys: `{kind, name?}`; a null or absent name means none. */
+export const createApiKeySchema = z.object({
+  kind: z.enum(["secret", "public"], {
+    error: (issue) => required("kind")(issue) ?? "kind must be secret or public",
+  }),
+  name: z
+    .string({ error: "name must be a string" })
+    .min(1, { error: `name must be 1 to ${maxKeyNameLength} characters` })
+    .max(maxKeyNameLength, { error: `name must be 1 to ${maxKeyNameLength} characters` })
+    .regex(printable, { error: "name must be printable text (no control characters)" })
+    .nullish()
+    .transform((v) => v ?? null),
+});
+export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;
+
+const overlapMessage = `expires_in_seconds must be an integer from 0 to ${maxRollOverlapSeconds}`;
+
+/** The body of POST /api-keys/{id}/roll: `{expires_in_seconds?}`; absent or null: 24 hours. */
+export const rollApiKeySchema = z.object({
+  expires_in_seconds: z
+    .number({ error: overlapMessage })
+    .int({ error: overlapMessage })
+    .min(0, { error: overlapMessage })
+    .max(maxRollOverlapSeconds, { error: overlapMessage })
+    .nullish()
+    .transform((v) => v ?? defaultRollOverlapSeconds),
+});
+export type RollApiKeyInput = z.infer<typeof rollApiKeySchema>;
+
+const limitMessage = "limit must be an integer from 1 to 100";
+
+const listQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, { error: limitMessage })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, { error: limitMessage })
+    .optional()
+    .transform((v) => v ?? 10),
+  starting_after: z
+    .string()
+    .regex(/^key_[0-9A-Z]{26}$/, { error: "starting_after must be an API key id (key_…)" })
+    .optional(),
+});
+export type ApiKeyListQuery = z.infer<typeof listQuerySchema>;
+
+/** The query string of GET /api-keys (`limit` 1–100, default 10; `starting_after`); empty means absent. */
+export function parseApiKeyListQuery(params: URLSearchParams): ApiKeyListQuery {
+  const raw: Record<string, string> = {};
+  for (const name of ["limit", "starting_after"]) {
+    const value = params.get(name);
+    if (value !== null && value !== "") raw[name] = value;
+  }
+  return parseOrThrow(listQuerySchema, raw);
+}

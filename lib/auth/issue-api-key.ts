@@ -1,0 +1,38 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { businesses } from "@/db/schema";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import type { CreateApiKeyInput } from "./api-key-input";
+import { findApiKey, lockBusinessKeys } from "./api-key-rows";
+import type { ApiKeyView } from "./api-key-view";
+import { createApiKey } from "./api-keys";
+
+/** Keys that still open the API (active or in a roll's overlap), per business. */
+export const maxUsableApiKeys = 20;
+
+/**
+ * POST /api-keys: a new key of the business, answered once in clear (`key`); only its digest is
+ * stored. Refused past `maxUsableApiKeys` usable keys, so a leaked key cannot mint keys without end.
+ */
+export async function issueApiKey(
+  db: Db,
+  businessId: string,
+  input: CreateApiKeyInput,
+): Promise<ApiKeyView & { key: string }> {
+  return db.transaction(async (tx) => {
+    const keys = await lockBusinessKeys(tx, businessId);
+    const usable = keys.filter((k) => k.status === "active" || k.status === "expiring").length;
+    if (usable >= maxUsableApiKeys)
+      throw new ConflictError(
+        "api_key_limit_reached",
+        `A business may have at most ${maxUsableApiKeys} usable API keys; revoke one first`,
+      );
+    const [business] = await tx
+      .select({ id: businesses.id, mode: businesses.mode })
+      .from(businesses)
+      .where(eq(businesses.id, businessId));
+    if (!business) throw new NotFoundError("business_not_found", "No such business");
+    const created = await createApiKey(tx, business, input.kind, input.name);
+    return { ...(await findApiKey(tx, businessId, created.id)), key: created.key };
+  });
+}
