@@ -1,6 +1,7 @@
 import type { ApiHandler, Params } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
+import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
 import { getStripeReturn, postSandboxWebhook, postStripeWebhook } from "./provider-webhooks";
 import {
@@ -49,6 +50,9 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/payment/:session_id", handler: getPaymentHandler },
   { method: "GET", pattern: "/payments/methods", handler: getPaymentMethods },
   { method: "GET", pattern: "/balance", handler: getBalance },
+  { method: "POST", pattern: "/payments/:session_id/refund", handler: postPaymentRefund },
+  { method: "GET", pattern: "/payments/:session_id/refunds", handler: getPaymentRefunds },
+  { method: "POST", pattern: "/payments/:session_id/review", handler: postPaymentReview },
   { method: "GET", pattern: "/subscriptions", handler: getSubscriptions },
   { method: "GET", pattern: "/subscriptions/:subscription_id", handler: getSubscriptionHandler },
   { method: "POST", pattern: "/subscriptions/:subscription_id/cancel", handler: postSubscriptionCancel },

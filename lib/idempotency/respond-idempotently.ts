@@ -25,9 +25,16 @@ export async function respondIdempotently(
   scope: IdempotencyScope,
   body: unknown,
   effect: (tx: Db) => Promise<StoredResponse>,
+  /**
+   * Work after commit (a provider call must never run inside the key's transaction): it gets the
+   * stored response, the first time and on every replay, and answers what is sent. Refunds use it
+   * to execute the refund they reserved and answer its current state.
+   */
+  afterCommit?: (stored: StoredResponse) => Promise<StoredResponse>,
 ): Promise<Response> {
   const key = readIdempotencyKey(request);
   const fingerprint = requestFingerprint(request.method, new URL(request.url).pathname, body);
   const result = await runIdempotent(db, scope, key, fingerprint, effect, describeDomainError);
-  return json(result.status, result.body, result.replayed ? { "idempotent-replayed": "true" } : undefined);
+  const answer = afterCommit ? await afterCommit(result) : result;
+  return json(answer.status, answer.body, result.replayed ? { "idempotent-replayed": "true" } : undefined);
 }

@@ -29,8 +29,21 @@ export type PaymentView = {
 };
 
 /** An unpaid session past its lifetime reads as expired even before the expiry job has run. */
-export function sessionExpired(session: Pick<Session, "expiresAt">, business: Pick<Business, "clockOffsetMs">) {
+export function sessionExpired(
+  session: Pick<Session, "expiresAt">,
+  business: Pick<Business, "clockOffsetMs">,
+) {
   return parseDbTime(session.expiresAt).getTime() <= businessNow(business).getTime();
+}
+
+/**
+ * A payment declined after its charge (review declined, or the highest risk signal) was refunded
+ * in full and credited nothing: its net is 0, not the net of the refunded charge. A payment
+ * declined before any charge keeps null (nothing was calculated).
+ */
+function netAmountOf(payment: Payment | null): number | null {
+  if (!payment || payment.netAmount === null) return null;
+  return payment.status === "declined" ? 0 : payment.netAmount;
 }
 
 export function paymentView(session: Session, payment: Payment | null, business: Business): PaymentView {
@@ -40,7 +53,7 @@ export function paymentView(session: Session, payment: Payment | null, business:
     status,
     amount: payment?.amount ?? session.amount,
     fees: payment?.fees ?? null,
-    net_amount: payment?.netAmount ?? null,
+    net_amount: netAmountOf(payment),
     currency: session.currency,
     order_id: session.orderId,
     customer: session.customer,

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   businesses,
@@ -13,6 +13,7 @@ import {
   BadRequestError,
   ConflictError,
   InsufficientFundsError,
+  PaymentNotFoundError,
   ProviderError,
   ValidationError,
 } from "@/lib/errors";
@@ -24,9 +25,10 @@ import { log } from "@/lib/log";
 import { providerFor } from "@/lib/providers/provider-for";
 import type { RefundRequest } from "@/lib/providers/types";
 import { cancelRefundedSubscription } from "@/lib/subscriptions/cancel-refunded-subscription";
+import { billingFor } from "@/lib/subscriptions/set-up-subscription";
 import { isoMicros } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
-import { lockSession } from "./payment-records";
+import { lockSession, sessionIdPattern } from "./payment-records";
 
 /**
  * Refunds (decision 0008). A refund is reserved in one transaction (refund row `pending`, the
@@ -51,6 +53,8 @@ export type ReserveRefundInput = {
   reason: RefundReason;
   /** Cents taken from the business balance (0 when the payment was never credited). */
   ledgerAmount: number;
+  /** The merchant's note, sent to the provider with the refund (metadata `kassa_reason`). */
+  note?: string;
 };
 
 /** Reserves a refund inside the caller's transaction (which must hold the session lock). */
@@ -100,7 +104,7 @@ export async function reserveRefund(tx: Db, input: ReserveRefundInput): Promise<
   await enqueueJob(tx, {
     kind: "refund_payment",
     businessId: input.payment.businessId,
-    payload: { refundId: id },
+    payload: input.note ? { refundId: id, note: input.note } : { refundId: id },
     runAt: new Date(Date.now() + 60_000),
     dedupeKey: `refund_payment:${id}`,
     maxAttempts: 20,
@@ -121,7 +125,11 @@ const providerReason: Record<RefundReason, RefundRequest["reason"]> = {
  * longer pending is returned as is, and the provider call carries the refund id as its key.
  * Throws ProviderError when the provider cannot be reached (the refund stays pending; its job retries).
  */
-export async function executeRefund(db: Db, refundId: string): Promise<Refund> {
+export async function executeRefund(
+  db: Db,
+  refundId: string,
+  options: { note?: string } = {},
+): Promise<Refund> {
   const [row] = await db
     .select({ refund: refunds, business: businesses })
     .from(refunds)
@@ -140,6 +148,7 @@ export async function executeRefund(db: Db, refundId: string): Promise<Refund> {
       kassa_refund_id: refundId,
       kassa_session_id: row.refund.sessionId,
       kassa_business_id: row.business.id,
+      ...(options.note ? { kassa_reason: options.note } : {}),
     },
   });
   return transactionWithJobs(db, async (tx) => {
@@ -192,7 +201,17 @@ export async function executeRefund(db: Db, refundId: string): Promise<Refund> {
       .returning();
     // Fraud declines announce themselves with `declined`; duplicates are Kassa's own business.
     if (refund.reason === "requested_by_merchant" || refund.reason === "provider_initiated") {
-      await emitWebhookEvent(tx, { business, session, payment, type: "refunded" });
+      await emitWebhookEvent(tx, {
+        business,
+        session,
+        payment,
+        type: "refunded",
+        refund: {
+          id: done!.id,
+          amount: done!.amount,
+          amountRefunded: await succeededRefundTotal(tx, payment.id),
+        },
+      });
       await cancelRefundedSubscription(tx, business, payment.id);
     }
     return done!;
@@ -210,8 +229,9 @@ export async function executeRefundsNow(db: Db, refundIds: string[]): Promise<vo
 // Job `refund_payment`: the safety net of a reserved refund.
 export const refundPaymentJob: JobHandler = async (db, job) => {
   const refundId = String(job.payload.refundId ?? "");
+  const note = typeof job.payload.note === "string" ? job.payload.note : undefined;
   try {
-    const refund = await executeRefund(db, refundId);
+    const refund = await executeRefund(db, refundId, { note });
     return { status: "done", note: `refund ${refund.status}` };
   } catch (error) {
     if (error instanceof ProviderError)
@@ -220,27 +240,55 @@ export const refundPaymentJob: JobHandler = async (db, job) => {
   }
 };
 
+/** The API's Refund object (decision 0015). */
 export type RefundView = {
   id: string;
   session_id: string;
+  /** Cents given back to the customer by this refund. */
   amount: number;
-  /** Cents taken from the business balance for it. */
-  balance_debit: number;
+  currency: string;
+  /** `pending` (sent, or waiting for the provider: retried), `succeeded`, or `failed` (refused; nothing moved). */
   status: Refund["status"];
+  /** Why: `requested_by_merchant` (this API, the dashboard), `review_declined`, `fraud_declined`, `provider_initiated`, `duplicate`. */
   reason: Refund["reason"];
+  /** Cents taken from the business balance for it: its share of the payment's net amount. */
+  balance_debit: number;
+  /** The payment's cents refunded so far by all its refunds, pending ones included, failed ones not. */
+  amount_refunded: number;
+  /** The provider's reason when `failed`; null otherwise. */
+  failure_message: string | null;
   created_at: string;
+  completed_at: string | null;
 };
 
-export function refundView(refund: Refund): RefundView {
+export function refundView(
+  refund: Refund,
+  payment: { currency: string; amountRefunded: number },
+): RefundView {
   return {
     id: refund.id,
     session_id: refund.sessionId,
     amount: refund.amount,
-    balance_debit: refund.ledgerAmount,
+    currency: payment.currency,
     status: refund.status,
     reason: refund.reason,
+    balance_debit: refund.ledgerAmount,
+    amount_refunded: payment.amountRefunded,
+    failure_message: refund.status === "failed" ? (refund.failureMessage ?? "Refused by the provider") : null,
     created_at: isoMicros(refund.createdAt),
+    completed_at: refund.completedAt ? isoMicros(refund.completedAt) : null,
   };
+}
+
+/** Cents of a payment's refunds that succeeded, counting against its amount (the `refunded` payload's total). */
+async function succeededRefundTotal(tx: Db, paymentId: string): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
+    .from(refunds)
+    .where(
+      and(eq(refunds.paymentId, paymentId), eq(refunds.status, "succeeded"), ne(refunds.reason, "duplicate")),
+    );
+  return row?.total ?? 0;
 }
 
 /** The ledger debit of refunding `amount` more of a payment, after what earlier refunds took. */
@@ -257,59 +305,196 @@ export async function ledgerShare(tx: Db, payment: Payment, amount: number): Pro
   return Math.max(0, target - (row?.taken ?? 0));
 }
 
+export type RefundPaymentInput = {
+  /** Cents to refund; what is left to refund when absent. */
+  amount?: number;
+  /** The merchant's note, sent to the provider with the refund (not kept by Kassa). */
+  note?: string;
+};
+
+/** Why a payment that exists cannot be refunded (409 `payment_not_refundable`). */
+function notRefundable(payment: Payment | null): ConflictError {
+  const why =
+    payment?.status === "pending_review"
+      ? "it is held for review: accept or decline it (POST /payments/{session_id}/review); declining refunds it"
+      : payment?.status === "declined"
+        ? "it was declined, and the customer was refunded automatically"
+        : `it has not succeeded (status ${payment?.status ?? "none: no payment was made"})`;
+  return new ConflictError("payment_not_refundable", `This payment cannot be refunded: ${why}`);
+}
+
+/**
+ * Reserves a merchant refund (first half of refundPayment): under the session lock, checks the
+ * payment and what is left, debits the business balance and records the refund `pending`. Runs in
+ * its own transaction, or a savepoint of the caller's (the API's Idempotency-Key transaction).
+ * The caller executes it at the provider after commit (executeRefund).
+ */
+export async function reserveMerchantRefund(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+  input: RefundPaymentInput = {},
+): Promise<Refund> {
+  if (input.amount !== undefined && (!Number.isSafeInteger(input.amount) || input.amount < 1))
+    throw ValidationError.field("amount", "amount must be a positive integer (cents)");
+  // A renewal is charged by the subscription's invoice at Stripe: its refund goes to the invoice's
+  // PaymentIntent, found before the lock (a network call, never inside the transaction).
+  const renewalIntent = await renewalPaymentIntent(db, businessId, sessionId);
+  return transactionWithJobs(db, async (tx) => {
+    const { payment } = await lockSession(tx, sessionId, businessId);
+    if (!payment || payment.status !== "succeeded" || !payment.providerPaymentId || !payment.provider)
+      throw notRefundable(payment);
+    const refundable = payment.amount - payment.refundedAmount;
+    if (refundable <= 0)
+      throw new ConflictError("payment_fully_refunded", "This payment has been refunded in full");
+    const amount = input.amount ?? refundable;
+    if (amount > refundable)
+      throw new BadRequestError(
+        "amount_exceeds_refundable",
+        `amount may be at most ${refundable} cents: the payment is ${payment.amount} and ${payment.refundedAmount} is already refunded`,
+      );
+    let providerPaymentId = payment.providerPaymentId;
+    if (isInvoiceId(providerPaymentId)) {
+      if (!renewalIntent || renewalIntent.invoiceId !== providerPaymentId)
+        throw new ConflictError(
+          "payment_not_refundable",
+          "This renewal's charge could not be found at Stripe (its invoice has no succeeded PaymentIntent); retry later",
+        );
+      providerPaymentId = renewalIntent.paymentIntentId;
+    }
+    return reserveRefund(tx, {
+      payment,
+      provider: payment.provider,
+      providerPaymentId,
+      amount,
+      reason: "requested_by_merchant",
+      ledgerAmount: await ledgerShare(tx, payment, amount),
+      note: input.note,
+    });
+  });
+}
+
+const isInvoiceId = (id: string) => id.startsWith("in_");
+
+/** A succeeded renewal's invoice and the PaymentIntent that paid it; null for any other payment. */
+async function renewalPaymentIntent(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+): Promise<{ invoiceId: string; paymentIntentId: string } | null> {
+  if (!sessionIdPattern.test(sessionId)) return null;
+  const [payment] = await db
+    .select({
+      provider: payments.provider,
+      providerPaymentId: payments.providerPaymentId,
+      status: payments.status,
+    })
+    .from(payments)
+    .where(and(eq(payments.sessionId, sessionId), eq(payments.businessId, businessId)))
+    .limit(1);
+  if (payment?.status !== "succeeded" || payment.provider !== "stripe" || !payment.providerPaymentId)
+    return null;
+  if (!isInvoiceId(payment.providerPaymentId)) return null;
+  const billing = await billingFor(db, businessId);
+  const invoice = await billing.retrieveInvoice(payment.providerPaymentId);
+  return invoice.paymentIntentId ? { invoiceId: invoice.id, paymentIntentId: invoice.paymentIntentId } : null;
+}
+
+/** The Refund object of a refund, with its payment's currency and refunded total as they are now. */
+export async function readRefund(db: Db, refundId: string): Promise<RefundView> {
+  const [row] = await db
+    .select({ refund: refunds, currency: sessions.currency, refunded: payments.refundedAmount })
+    .from(refunds)
+    .innerJoin(sessions, eq(sessions.id, refunds.sessionId))
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(eq(refunds.id, refundId))
+    .limit(1);
+  if (!row) throw new Error(`No refund ${refundId}`);
+  return refundView(row.refund, { currency: row.currency, amountRefunded: row.refunded });
+}
+
+/**
+ * Executes a reserved refund at its provider now and answers its Refund object: `succeeded`,
+ * `failed` (refused, balance restored), or `pending` (provider unreachable: its job retries).
+ */
+export async function completeRefund(
+  db: Db,
+  refundId: string,
+  options: { note?: string } = {},
+): Promise<RefundView> {
+  try {
+    await executeRefund(db, refundId, options);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    log.warn("refund deferred to its job", { refundId, error });
+  }
+  return readRefund(db, refundId);
+}
+
 /**
  * Refunds a succeeded payment in full (no amount) or in part, at its provider. The sum of refunds
- * never exceeds the payment; the business balance must hold the refunded share of the net amount
- * (else 400 `insufficient_balance`, nothing refunded). Answers the refund: `succeeded`, `failed`
- * (refused by the provider, balance restored), or `pending` (provider unreachable: retried).
+ * never exceeds the payment (400 `amount_exceeds_refundable`, 409 `payment_fully_refunded`); only
+ * a succeeded payment is refundable (409 `payment_not_refundable`); the business balance must hold
+ * the refunded share of the net amount (else 400 `insufficient_balance`, nothing refunded).
  */
 export async function refundPayment(
   db: Db,
   businessId: string,
   sessionId: string,
-  options: { amount?: number } = {},
+  input: RefundPaymentInput = {},
 ): Promise<RefundView> {
-  if (options.amount !== undefined && (!Number.isSafeInteger(options.amount) || options.amount < 1))
-    throw ValidationError.field("amount", "amount must be a positive integer (cents)");
-  const refund = await transactionWithJobs(db, async (tx) => {
-    const { payment } = await lockSession(tx, sessionId, businessId);
-    if (!payment || payment.status !== "succeeded" || !payment.providerPaymentId || !payment.provider)
-      throw new ConflictError("payment_not_refundable", "Only a succeeded payment can be refunded");
-    const refundable = payment.amount - payment.refundedAmount;
-    if (refundable <= 0)
-      throw new ConflictError("payment_fully_refunded", "This payment has been refunded in full");
-    const amount = options.amount ?? refundable;
-    if (amount > refundable)
-      throw ValidationError.field(
-        "amount",
-        `amount may be at most ${refundable} (the payment minus earlier refunds)`,
-      );
-    return reserveRefund(tx, {
-      payment,
-      provider: payment.provider,
-      providerPaymentId: payment.providerPaymentId,
-      amount,
-      reason: "requested_by_merchant",
-      ledgerAmount: await ledgerShare(tx, payment, amount),
-    });
-  });
-  try {
-    return refundView(await executeRefund(db, refund.id));
-  } catch (error) {
-    if (error instanceof ProviderError) return refundView(refund);
-    throw error;
-  }
+  const refund = await reserveMerchantRefund(db, businessId, sessionId, input);
+  return completeRefund(db, refund.id, { note: input.note });
 }
 
-/** Refunds of a session's payment, oldest first (for the dashboard). */
-export async function listRefunds(db: Db, businessId: string, sessionId: string): Promise<RefundView[]> {
+/**
+ * Refunds of a session's payment, newest first, a page at a time (`limit`, `starting_after` a
+ * refund id: the refunds created before it). Another business's session, or an unknown one, is
+ * PaymentNotFoundError (404), like GET /payment.
+ */
+export async function listRefunds(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+  page: { limit: number; starting_after?: string } = { limit: 100 },
+): Promise<{ data: RefundView[]; has_more: boolean }> {
+  if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
+  const [session] = await db
+    .select({ currency: sessions.currency, refunded: payments.refundedAmount })
+    .from(sessions)
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.businessId, businessId)))
+    .limit(1);
+  if (!session) throw new PaymentNotFoundError();
   const rows = await db
-    .select({ refund: refunds })
+    .select()
     .from(refunds)
-    .innerJoin(sessions, eq(sessions.id, refunds.sessionId))
-    .where(and(eq(refunds.sessionId, sessionId), eq(sessions.businessId, businessId)))
-    .orderBy(refunds.id);
-  return rows.map((r) => refundView(r.refund));
+    .where(
+      and(
+        eq(refunds.sessionId, sessionId),
+        page.starting_after ? lt(refunds.id, page.starting_after) : undefined,
+      ),
+    )
+    .orderBy(desc(refunds.id))
+    .limit(page.limit + 1);
+  return {
+    data: rows
+      .slice(0, page.limit)
+      .map((r) => refundView(r, { currency: session.currency, amountRefunded: session.refunded ?? 0 })),
+    has_more: rows.length > page.limit,
+  };
+}
+
+/** Executes the pending refunds of a session (after the commit that reserved them). */
+export async function executePendingRefunds(db: Db, sessionId: string): Promise<void> {
+  const pending = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.sessionId, sessionId), eq(refunds.status, "pending")));
+  await executeRefundsNow(
+    db,
+    pending.map((r) => r.id),
+  );
 }
 
 /**
@@ -378,7 +563,13 @@ export async function recordProviderRefund(
       .set({ refundedAmount: sql`${payments.refundedAmount} + ${extra}`, updatedAt: sql`now()` })
       .where(eq(payments.id, payment.id))
       .returning();
-    await emitWebhookEvent(tx, { business, session, payment: updated!, type: "refunded" });
+    await emitWebhookEvent(tx, {
+      business,
+      session,
+      payment: updated!,
+      type: "refunded",
+      refund: { id, amount: extra, amountRefunded: await succeededRefundTotal(tx, payment.id) },
+    });
     await cancelRefundedSubscription(tx, business, payment.id);
     return refund!;
   });

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { paymentAttempts, payments } from "@/db/schema";
+import { paymentAttempts, payments, type Business, type Payment } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { announcePaymentSucceeded } from "@/lib/subscriptions/start-subscription";
@@ -8,6 +8,14 @@ import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { getPayment, type PaymentView } from "./get-payment";
 import { creditBusiness, lockSession } from "./payment-records";
 import { executeRefundsNow, reserveRefund } from "./refund-payment";
+
+/** 409 `payment_not_in_review`: only a payment held for review (`pending_review`) is reviewed. */
+function notInReview(payment?: Payment | null): ConflictError {
+  return new ConflictError(
+    "payment_not_in_review",
+    `This payment is not held for review (its status is ${payment?.status ?? "none: no payment was made"}); only a pending_review payment can be accepted or declined`,
+  );
+}
 
 /**
  * A payment held by fraud screening (`pending_review`: charged, not credited) is accepted: it
@@ -20,8 +28,7 @@ export async function acceptReviewedPayment(
 ): Promise<PaymentView> {
   const business = await transactionWithJobs(db, async (tx) => {
     const { session, business, payment } = await lockSession(tx, sessionId, businessId);
-    if (payment?.status !== "pending_review")
-      throw new ConflictError("payment_not_in_review", "This payment is not waiting for a review");
+    if (payment?.status !== "pending_review") throw notInReview(payment);
     const [accepted] = await tx
       .update(payments)
       .set({ status: "succeeded", reviewedAt: sql`now()`, updatedAt: sql`now()` })
@@ -43,11 +50,26 @@ export async function declineReviewedPayment(
   businessId: string,
   sessionId: string,
 ): Promise<PaymentView> {
+  const { business, refundIds } = await reserveReviewDecline(db, businessId, sessionId);
+  await executeRefundsNow(db, refundIds);
+  return getPayment(db, business, sessionId);
+}
+
+/**
+ * The database half of a decline (in its own transaction, or a savepoint of the caller's): the
+ * payment `declined`, its full refund reserved, `declined` emitted. The caller executes the
+ * returned refunds at the provider after commit.
+ */
+export async function reserveReviewDecline(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+): Promise<{ business: Business; refundIds: string[] }> {
   const refundIds: string[] = [];
   const business = await transactionWithJobs(db, async (tx) => {
     const { session, business, payment } = await lockSession(tx, sessionId, businessId);
     if (payment?.status !== "pending_review" || !payment.provider || !payment.providerPaymentId)
-      throw new ConflictError("payment_not_in_review", "This payment is not waiting for a review");
+      throw notInReview(payment);
     const [declined] = await tx
       .update(payments)
       .set({
@@ -77,6 +99,19 @@ export async function declineReviewedPayment(
     await emitWebhookEvent(tx, { business, session, payment: current!, type: "declined" });
     return business;
   });
-  await executeRefundsNow(db, refundIds);
-  return getPayment(db, business, sessionId);
+  return { business, refundIds };
+}
+
+export type ReviewDecision = "accept" | "decline";
+
+/** The merchant's review of a held payment: accept or decline (for the API and the dashboard). */
+export async function reviewPayment(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+  decision: ReviewDecision,
+): Promise<PaymentView> {
+  return decision === "accept"
+    ? acceptReviewedPayment(db, businessId, sessionId)
+    : declineReviewedPayment(db, businessId, sessionId);
 }

@@ -35,6 +35,12 @@ export type WebhookPayload = {
     management_url: string | null;
   };
   failure_reason?: string;
+  /**
+   * Only on `refunded` (Kassa's addition, decision 0015): this refund's id and cents, and the
+   * cents refunded so far in all (this refund included). Partial refunds of one payment share
+   * `order_id` and `type`, so receivers tell them apart by `refund.id`.
+   */
+  refund?: { id: string; amount: number; amount_refunded: number };
 };
 
 export type WebhookSubscriptionInfo = {
@@ -57,6 +63,8 @@ export type EmitWebhookEventInput = {
   subscription?: WebhookSubscriptionInfo;
   /** `subscription_payment_failed` only. */
   failureReason?: string;
+  /** `refunded` only: the refund this event announces, and the payment's succeeded refunds so far. */
+  refund?: { id: string; amount: number; amountRefunded: number };
   /** Overrides the session's order_id (rarely needed: renewal sessions carry `{order_id}-{cycle}`). */
   orderId?: string;
   /** Makes emission idempotent per business: a second event with the same key is not written. */
@@ -118,6 +126,12 @@ export function buildWebhookPayload(input: EmitWebhookEventInput): WebhookPayloa
     };
   if (input.type === "subscription_payment_failed" && input.failureReason)
     payload.failure_reason = input.failureReason;
+  if (input.type === "refunded" && input.refund)
+    payload.refund = {
+      id: input.refund.id,
+      amount: input.refund.amount,
+      amount_refunded: input.refund.amountRefunded,
+    };
   return payload;
 }
 

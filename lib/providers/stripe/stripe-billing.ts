@@ -42,6 +42,8 @@ export type ProviderInvoiceState = {
   failureReason: string | null;
   /** A charge was attempted (and, when still open, failed). */
   attempted: boolean;
+  /** The PaymentIntent that paid it (what a refund of the renewal refunds); null until paid. */
+  paymentIntentId: string | null;
 };
 
 export type CreateProviderSubscription = {
@@ -244,6 +246,7 @@ export class StripeBilling {
       periodEnd: dateOf(line?.period?.end),
       failureReason,
       attempted: invoice.attempted,
+      paymentIntentId: intents.find((pi) => pi.status === "succeeded")?.id ?? null,
     };
   }
 }
