@@ -25,6 +25,12 @@ const envSchema = z.object({
   RATE_LIMIT_SESSION_PUBLIC: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_SESSION_SECRET: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Failed staff sign-ins allowed per window, per e-mail and per client IP (decision 0018). */
+  RATE_LIMIT_LOGIN_EMAIL: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOGIN_IP: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Auth.js's signing secret; derived from the encryption key when unset (lib/staff/auth-secret.ts). */
+  AUTH_SECRET: z.string().min(32).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Lets webhooks reach loopback and private addresses (development, tests, the demo). */
   ALLOW_PRIVATE_WEBHOOK_URLS: booleanFlag,

@@ -22,6 +22,8 @@ export const idPrefixes = {
   paymentAttempt: "pat",
   refund: "rfd",
   providerEvent: "pev",
+  user: "usr",
+  passwordReset: "pwr",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

@@ -9,7 +9,9 @@ import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance
 import { formatLedgerReport, verifyLedger } from "@/lib/ledger/verify-ledger";
 import { ValidationError } from "@/lib/errors";
 import { validateWebhookUrl } from "@/lib/webhooks/validate-webhook-url";
+import { StaffInputError } from "@/lib/staff/errors";
 import { stripeConnectCommand } from "./stripe-connect-command";
+import { demoLoginCommand, userCreateCommand } from "./user-create-command";
 
 type Options = ParseArgsConfig["options"];
 export type Values = Record<string, string | boolean | undefined>;
@@ -128,6 +130,27 @@ export const commands: Record<string, Command> = {
         webhookSecret: typeof values["webhook-secret"] === "string" ? values["webhook-secret"].trim() : undefined,
         publishableKey: typeof values["publishable-key"] === "string" ? values["publishable-key"].trim() : undefined,
       }),
+  },
+  "user create": {
+    usage: "kassa user create --email E --password P --business ID [--role owner|manager|admin] [--json]",
+    options: { email: { type: "string" }, password: { type: "string" }, business: { type: "string" }, role: { type: "string" } },
+    run: async (db, values) => {
+      const role = oneOf(values, "role", ["owner", "manager", "admin"] as const, "owner");
+      const password = values.password;
+      if (typeof password !== "string" || password === "") throw new UsageError("--password is required");
+      const businessId = role === "admin" && values.business === undefined ? null : required(values, "business");
+      try {
+        return await userCreateCommand(db, { email: required(values, "email"), password, businessId, role });
+      } catch (error) {
+        if (error instanceof StaffInputError) throw new UsageError(error.message);
+        throw error;
+      }
+    },
+  },
+  "demo login": {
+    usage: "kassa demo login [--json]",
+    options: {},
+    run: (db) => demoLoginCommand(db),
   },
   "ledger verify": {
     usage: "kassa ledger verify [--business ID] [--json]",

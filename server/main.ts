@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
+import { ensureDemoLogin } from "@/lib/staff/demo-login";
 import { installDatabase } from "@/lib/db";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { setReady } from "@/lib/health/readiness";
@@ -32,6 +33,7 @@ async function main() {
   const { handle, stopSharing } = await openServerDatabase();
   installDatabase(handle);
   const demo = await ensureDemoBusiness(handle.db);
+  const demoLogin = await ensureDemoLogin(handle.db, demo.business.id);
   // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
   registerAllJobHandlers();
   const worker = startEmbeddedWorker(handle.db);
@@ -64,6 +66,10 @@ async function main() {
       `Demo business "${demo.business.name}" (${demo.business.id}, sandbox)${demo.created ? " created" : ""}:`,
       `  secret key  ${demo.secretKey}`,
       `  public key  ${demo.publicKey}`,
+      ``,
+      `Dashboard: ${origin()}/dashboard  (demo login${demoLogin.created ? " created" : ""})`,
+      `  e-mail    ${demoLogin.email}`,
+      `  password  ${demoLogin.password}`,
       ``,
       `Create a session:`,
       curl,

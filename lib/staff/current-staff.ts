@@ -2,8 +2,17 @@
  * Who is signed in to the dashboard or the support console, and for which business.
  *
  * CONTRACT between the sign-in work (which implements these) and the dashboard pages (which call
- * them). The signatures are fixed; the bodies are being written.
+ * them). The signatures are fixed. Decision 0018: sessions, the permission matrix, switching.
  */
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { getDb } from "@/lib/db";
+import { origin } from "@/lib/env";
+import { loadStaff, staffMay } from "./load-staff";
+
+export { staffMay };
+import { auth, signInPath } from "./next-auth";
 
 export type StaffRole = "owner" | "manager" | "admin";
 
@@ -33,12 +42,35 @@ export type StaffAction =
   | "api_keys" // create, roll, revoke API keys
   | "settings"; // business settings
 
+/** The cookie naming the business the dashboard shows (set by switchBusiness, checked on every read). */
+export const currentBusinessCookie = "kassa_business";
+
+export function currentBusinessCookieOptions() {
+  return { httpOnly: true, sameSite: "lax" as const, secure: origin().startsWith("https:"), path: "/", maxAge: 365 * 24 * 60 * 60 };
+}
+
+// Once per request however many layouts, pages and actions ask.
+const currentStaff = cache(async (): Promise<Staff | null> => {
+  const session = await auth();
+  const userId = session?.user?.id;
+  if (!userId) return null;
+  const requested = (await cookies()).get(currentBusinessCookie)?.value ?? null;
+  return loadStaff(await getDb(), { userId, signedInAt: session.signedInAt }, requested);
+});
+
 /**
  * The signed-in staff member for a dashboard page, server action or data route; redirects to the
  * sign-in page when nobody is signed in.
  */
 export async function requireStaff(): Promise<Staff> {
-  throw new Error("requireStaff: not implemented yet");
+  const staff = await currentStaff();
+  if (!staff) redirect(signInPath);
+  return staff;
+}
+
+/** The signed-in staff member, or null (for pages that show something else to visitors). */
+export async function optionalStaff(): Promise<Staff | null> {
+  return currentStaff();
 }
 
 /**
@@ -46,13 +78,24 @@ export async function requireStaff(): Promise<Staff> {
  * `StaffForbiddenError` (the page shows 403) otherwise.
  */
 export async function requireStaffFor(action: StaffAction): Promise<Staff> {
-  void action;
-  throw new Error("requireStaffFor: not implemented yet");
+  const staff = await requireStaff();
+  if (!staffMay(staff, action)) throw new StaffForbiddenError(action);
+  return staff;
+}
+
+/** For /admin: signed in (else the sign-in page) and service support (else StaffForbiddenError). */
+export async function requireAdmin(): Promise<Staff> {
+  const staff = await requireStaff();
+  if (!staff.isAdmin) throw new StaffForbiddenError("read", "Only service support may open the support console");
+  return staff;
 }
 
 export class StaffForbiddenError extends Error {
-  constructor(readonly action: StaffAction) {
-    super(`Your role may not do this (${action})`);
+  constructor(
+    readonly action: StaffAction,
+    message = `Your role may not do this (${action})`,
+  ) {
+    super(message);
     this.name = "StaffForbiddenError";
   }
 }

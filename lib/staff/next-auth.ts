@@ -1,0 +1,87 @@
+// Auth.js (next-auth v5) for the dashboard and the support console: e-mail and password, JWT
+// sessions in an encrypted cookie (decision 0018). The only file here that knows about Next.
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { getDb } from "@/lib/db";
+import { origin } from "@/lib/env";
+import { clientIp } from "@/lib/http/client-ip";
+import { log } from "@/lib/log";
+import { authSecret } from "./auth-secret";
+import { authenticate } from "./authenticate";
+import { LoginRateLimitedError } from "./errors";
+
+/** A refused sign-in; `code` says why (the form shows one message per code). */
+export class SignInRefused extends CredentialsSignin {
+  constructor(
+    code: "invalid" | "no_business" | "rate_limited",
+    readonly retryAfterSeconds?: number,
+  ) {
+    super();
+    this.code = code;
+  }
+}
+
+/** A session stays valid this long without activity, and never longer than a day of use. */
+const sessionMaxAgeSeconds = 12 * 60 * 60;
+
+declare module "next-auth" {
+  interface Session {
+    /** Seconds since the epoch when this session signed in. */
+    signedInAt: number;
+  }
+}
+
+declare module "@auth/core/jwt" {
+  interface JWT {
+    signedInAt?: number;
+  }
+}
+
+export const signInPath = "/dashboard/sign-in";
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  // Read at request time, not at build time: the secret may come from DATA_DIR's key file.
+  secret: authSecret(),
+  // Kassa is its own server (server/main.ts); ORIGIN says how it is reached.
+  trustHost: true,
+  // Secure, __Secure-/__Host- prefixed cookies whenever Kassa is served over https.
+  useSecureCookies: origin().startsWith("https:"),
+  session: { strategy: "jwt", maxAge: sessionMaxAgeSeconds, updateAge: 60 * 60 },
+  pages: { signIn: signInPath, error: signInPath },
+  providers: [
+    Credentials({
+      credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+      authorize: async (credentials, request) => {
+        const email = typeof credentials.email === "string" ? credentials.email : "";
+        const password = typeof credentials.password === "string" ? credentials.password : "";
+        let outcome;
+        try {
+          outcome = await authenticate(await getDb(), { email, password, ip: clientIp(request) });
+        } catch (error) {
+          if (error instanceof LoginRateLimitedError) throw new SignInRefused("rate_limited", error.retryAfterSeconds);
+          throw error;
+        }
+        if (!outcome.ok) throw new SignInRefused(outcome.reason);
+        return { id: outcome.userId, email: outcome.email };
+      },
+    }),
+  ],
+  callbacks: {
+    // The token carries the user id and when they signed in (kept across refreshes, unlike `iat`,
+    // so a reset password ends older sessions); roles and businesses are read fresh per request.
+    jwt: ({ token, user }) => (user ? { sub: user.id, email: user.email, signedInAt: Math.floor(Date.now() / 1000) } : token),
+    session: ({ session, token }) => ({
+      ...session,
+      user: { ...session.user, id: token.sub ?? "" },
+      signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0,
+    }),
+  },
+  logger: {
+    error: (error) => {
+      if (error instanceof CredentialsSignin) return; // a refused sign-in is not a server error
+      log.error("auth.js error", { error });
+    },
+    warn: (code) => log.warn("auth.js warning", { code }),
+    debug: () => {},
+  },
+}));
