@@ -233,6 +233,47 @@ describe("POST /payments/{session_id}/refund", () => {
     expect(ok).toMatchObject({ status: 201, body: { amount: 2500 } });
   });
 
+  it("never answers a 500, whatever the body or id", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidSession(biz);
+    const held = await heldSession(biz);
+    const values: unknown[] = [
+      null,
+      true,
+      -0,
+      0.1,
+      -1,
+      2 ** 53,
+      Number.MAX_VALUE,
+      "",
+      " ",
+      "1e3",
+      "\ud800",
+      "\u0000",
+      "x".repeat(100_000),
+      [],
+      [1],
+      {},
+      { a: { b: [null] } },
+      "accept ",
+      "ACCEPT",
+      "decline\u0000",
+    ];
+    for (const value of values) {
+      for (const body of [{ amount: value }, { reason: value }, { amount: value, reason: value }]) {
+        const res = await refund(biz, sessionId, body);
+        expect([201, 400, 409], JSON.stringify(body).slice(0, 80)).toContain(res.status);
+      }
+      const reviewed = await review(biz, held, { decision: value });
+      expect(reviewed.status, JSON.stringify(value).slice(0, 80)).toBe(400);
+    }
+    for (const id of ["%FF", "%E0%80%AF", "cs_%2F..", "cs_" + "0".repeat(64), "CS_X", "%ED%A0%80"]) {
+      expect((await api("POST", `/payments/${id}/refund`, { key: biz.secretKey })).status).toBe(404);
+      expect((await api("GET", `/payments/${id}/refunds`, { key: biz.secretKey })).status).toBe(404);
+    }
+    expect((await paymentRow(held))!.status).toBe("pending_review");
+  });
+
   it("refunds only succeeded payments: 409 otherwise", async () => {
     const biz = await paymentsBusiness();
     const unpaid = await newSession(biz);

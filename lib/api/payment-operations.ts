@@ -9,6 +9,7 @@ import {
   completeRefund,
   executePendingRefunds,
   listRefunds,
+  prepareMerchantRefund,
   readRefund,
   reserveMerchantRefund,
   type RefundView,
@@ -25,6 +26,9 @@ export const postPaymentRefund = apiHandler({
     const body = await readJsonObject(request, { allowEmpty: true });
     const input = parseOrThrow(refundInputSchema, body);
     const sessionId = params.session_id ?? "";
+    // Provider reads first, outside the key's transaction (a provider outage is then not stored
+    // under the key as the answer: the retry tries again).
+    const prepared = await prepareMerchantRefund(db, caller.business.id, sessionId);
     return respondIdempotently(
       db,
       request,
@@ -32,10 +36,13 @@ export const postPaymentRefund = apiHandler({
       body,
       // Reserved inside the key's transaction; executed at the provider after commit.
       async (tx) => {
-        const refund = await reserveMerchantRefund(tx, caller.business.id, sessionId, {
-          amount: input.amount,
-          note: input.reason,
-        });
+        const refund = await reserveMerchantRefund(
+          tx,
+          caller.business.id,
+          sessionId,
+          { amount: input.amount, note: input.reason },
+          prepared,
+        );
         return { status: 201, body: await readRefund(tx, refund.id) };
       },
       // First answer and replays alike: the refund as it is now, executed if still pending.

@@ -15,6 +15,7 @@ import { paySession } from "./pay-session";
 import {
   attemptsOf,
   balanceOf,
+  eventBodies,
   eventTypes,
   newSession,
   paymentRow,
@@ -177,6 +178,12 @@ describe("POST /payment/stripe/webhook", () => {
     ]);
     expect(await balanceOf(biz)).toBe(2397 - 479);
     expect(await eventTypes(session_id)).toEqual(["succeeded", "refunded"]);
+    const [recorded] = await refundsOf(session_id);
+    expect((await eventBodies(session_id))[1]).toMatchObject({
+      type: "refunded",
+      amount: 2500,
+      refund: { id: recorded!.id, amount: 500, amount_refunded: 500 },
+    });
   });
 
   it("acknowledges, and ignores, events about objects Kassa did not create", async () => {

@@ -334,12 +334,12 @@ export async function reserveMerchantRefund(
   businessId: string,
   sessionId: string,
   input: RefundPaymentInput = {},
+  /** From prepareMerchantRefund, when the caller is already inside a transaction (the API's key). */
+  prepared?: PreparedRefund,
 ): Promise<Refund> {
   if (input.amount !== undefined && (!Number.isSafeInteger(input.amount) || input.amount < 1))
     throw ValidationError.field("amount", "amount must be a positive integer (cents)");
-  // A renewal is charged by the subscription's invoice at Stripe: its refund goes to the invoice's
-  // PaymentIntent, found before the lock (a network call, never inside the transaction).
-  const renewalIntent = await renewalPaymentIntent(db, businessId, sessionId);
+  const { renewalIntent } = prepared ?? (await prepareMerchantRefund(db, businessId, sessionId));
   return transactionWithJobs(db, async (tx) => {
     const { payment } = await lockSession(tx, sessionId, businessId);
     if (!payment || payment.status !== "succeeded" || !payment.providerPaymentId || !payment.provider)
@@ -375,6 +375,22 @@ export async function reserveMerchantRefund(
 }
 
 const isInvoiceId = (id: string) => id.startsWith("in_");
+
+/** What a refund needs from the provider before its reservation. */
+export type PreparedRefund = { renewalIntent: { invoiceId: string; paymentIntentId: string } | null };
+
+/**
+ * The provider reads a refund needs before the reservation, outside any transaction: a renewal is
+ * charged by the subscription's invoice at Stripe, and its refund goes to the invoice's
+ * PaymentIntent. Nothing for other payments. Throws ProviderError when Stripe cannot answer.
+ */
+export async function prepareMerchantRefund(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+): Promise<PreparedRefund> {
+  return { renewalIntent: await renewalPaymentIntent(db, businessId, sessionId) };
+}
 
 /** A succeeded renewal's invoice and the PaymentIntent that paid it; null for any other payment. */
 async function renewalPaymentIntent(
