@@ -40,6 +40,17 @@ import {
 } from "./payouts";
 import { postSandboxPayoutBalance } from "./sandbox-payouts";
 import { postSandboxClockAdvance } from "./sandbox-clock";
+import {
+  getWebhookEndpointHandler,
+  getWebhookEventHandler,
+  getWebhookEvents,
+  getWebhookToken,
+  postWebhookEndpoint,
+  postWebhookEventResend,
+  postWebhookEventsResendFailed,
+  postWebhookTest,
+  postWebhookTokenRotate,
+} from "./webhooks";
 import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
 
 export type Route = { method: string; pattern: string; handler: ApiHandler };
@@ -83,6 +94,16 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/api-keys", handler: postApiKey },
   { method: "POST", pattern: "/api-keys/:id/roll", handler: postApiKeyRoll },
   { method: "POST", pattern: "/api-keys/:id/revoke", handler: postApiKeyRevoke },
+  // Webhook operations (secret key): endpoint, delivery log, resends, test event, token.
+  { method: "GET", pattern: "/webhooks/endpoint", handler: getWebhookEndpointHandler },
+  { method: "POST", pattern: "/webhooks/endpoint", handler: postWebhookEndpoint },
+  { method: "GET", pattern: "/webhooks/events", handler: getWebhookEvents },
+  { method: "POST", pattern: "/webhooks/events/resend-failed", handler: postWebhookEventsResendFailed },
+  { method: "GET", pattern: "/webhooks/events/:event_id", handler: getWebhookEventHandler },
+  { method: "POST", pattern: "/webhooks/events/:event_id/resend", handler: postWebhookEventResend },
+  { method: "POST", pattern: "/webhooks/test", handler: postWebhookTest },
+  { method: "GET", pattern: "/webhooks/token", handler: getWebhookToken },
+  { method: "POST", pattern: "/webhooks/token/rotate", handler: postWebhookTokenRotate },
   { method: "POST", pattern: "/sandbox/payout-balance", handler: postSandboxPayoutBalance },
   { method: "POST", pattern: "/sandbox/clock/advance", handler: postSandboxClockAdvance },
   { method: "POST", pattern: "/sandbox/sessions/:session_id/pay", handler: postSandboxSessionPay },

@@ -275,7 +275,7 @@ describe("outbound webhooks", () => {
     for (let i = 0; i < 3; i++) events.push((await payAndEmit(biz, await createSessionRow(biz)))!);
     for (const e of events) await waitUntil(() => settled(e.id));
     expect(
-      (await listWebhookEvents(testDb(), biz.business.id, { status: "failed" })).map((e) => e.id).sort(),
+      (await listWebhookEvents(testDb(), biz.business.id, { status: "failed" })).data.map((e) => e.id).sort(),
     ).toEqual(events.map((e) => e.id).sort());
 
     up = true;

@@ -8,6 +8,7 @@ import {
   type WebhookEvent,
 } from "@/db/schema";
 import { newId } from "@/lib/ids";
+import { parseDbTime } from "@/lib/time";
 import type { JobHandler, JobOutcome } from "@/lib/jobs/job-outcome";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
 import { sendWebhook, type SendWebhookResult } from "./send-webhook";
@@ -50,6 +51,14 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
     const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).for("update");
     if (!event) return { kind: "stop", reason: "event not found" };
     if (event.status !== "pending") return { kind: "stop", reason: `event already ${event.status}` };
+    // FOR KEY SHARE: a token rotation (FOR UPDATE) waits for this attempt's reservation, or this
+    // one for it, so the attempt's start time tells which tokens signed it (webhook-token.ts).
+    // Ordinary updates of the business row are not blocked.
+    const [business] = await tx
+      .select()
+      .from(businesses)
+      .where(eq(businesses.id, event.businessId))
+      .for("key share");
     const now = new Date().toISOString();
     await tx
       .update(webhookDeliveries)
@@ -66,7 +75,6 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
         .where(eq(webhookEvents.id, event.id));
       return { kind: "stop", reason: "attempts exhausted" };
     }
-    const [business] = await tx.select().from(businesses).where(eq(businesses.id, event.businessId));
     if (!business) return { kind: "stop", reason: "business not found" };
     const [delivery] = await tx
       .insert(webhookDeliveries)
@@ -95,7 +103,7 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
       event: updated!,
       delivery: delivery!,
       url: business.webhookUrl,
-      tokens: await webhookSigningTokens(tx, business),
+      tokens: await webhookSigningTokens(tx, business, new Date(now)),
     };
   });
 }
@@ -180,7 +188,8 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
     ? await sendWebhook({
         url,
         body: event.body,
-        headers: signatureHeaders(tokens, event.id, event.body, new Date()),
+        // Signed at the attempt's recorded start, so the attempt log can show these headers.
+        headers: signatureHeaders(tokens, event.id, event.body, parseDbTime(delivery.startedAt)),
         timeoutMs: options.timeoutMs,
         allowPrivate: options.allowPrivate,
         resolve: options.resolve,

@@ -9,6 +9,19 @@ import {
 
 export const responseExcerptBytes = 2048;
 
+/**
+ * The headers every attempt carries besides its signatures (the attempt log shows them as sent).
+ * A URL's user:password goes as Basic auth on top, and is never recorded.
+ */
+export function fixedRequestHeaders(body: string): Record<string, string> {
+  return {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(body, "utf8")),
+    "User-Agent": "Kassa-Webhooks/1.0",
+    Connection: "close",
+  };
+}
+
 export type SendWebhookInput = {
   url: string;
   body: string;
@@ -92,13 +105,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
           : {}),
         agent: false,
         ...(addresses.length ? { lookup: pinnedLookup(addresses) as never } : {}),
-        headers: {
-          ...input.headers,
-          "Content-Type": "application/json",
-          "Content-Length": String(bodyBytes.length),
-          "User-Agent": "Kassa-Webhooks/1.0",
-          Connection: "close",
-        },
+        headers: { ...input.headers, ...fixedRequestHeaders(input.body) },
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -3,11 +3,13 @@ import type { Db } from "@/db/client";
 import { businesses, webhookTokenRotations, type Business } from "@/db/schema";
 import { newWebhookToken } from "@/lib/businesses/create-business";
 import { decrypt, encrypt } from "@/lib/crypto";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseDbTime } from "@/lib/time";
 
 /** How long the replaced token keeps signing (webhook-signature only) after a rotation. */
 export const defaultRotationOverlapSeconds = 24 * 60 * 60;
+/** The longest overlap a rotation may ask for: 7 days. 0 ends the old token at once (a leak). */
+export const maxRotationOverlapSeconds = 7 * 24 * 60 * 60;
 
 /** The business's webhook token in clear (dashboard, CLI). */
 export async function revealWebhookToken(db: Db, businessId: string): Promise<string> {
@@ -48,17 +50,24 @@ export async function rotateWebhookToken(
   businessId: string,
   options: { overlapSeconds?: number } = {},
 ): Promise<{ token: string; previousValidUntil: Date }> {
-  const overlapMs = (options.overlapSeconds ?? defaultRotationOverlapSeconds) * 1000;
+  const overlapSeconds = options.overlapSeconds ?? defaultRotationOverlapSeconds;
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > maxRotationOverlapSeconds)
+    throw ValidationError.field(
+      "overlap_seconds",
+      `overlap_seconds must be an integer from 0 to ${maxRotationOverlapSeconds} (7 days)`,
+    );
   const token = newWebhookToken();
-  const now = new Date();
-  const previousValidUntil = new Date(now.getTime() + overlapMs);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const [business] = await tx
       .select({ enc: businesses.webhookTokenEnc })
       .from(businesses)
       .where(eq(businesses.id, businessId))
       .for("update");
     if (!business) throw new NotFoundError("business_not_found", "No such business");
+    // Taken under the lock: an attempt reserved before it (it holds the row FOR KEY SHARE) started
+    // earlier, one reserved after reads the new token; the attempt log relies on that order.
+    const now = new Date();
+    const previousValidUntil = new Date(now.getTime() + overlapSeconds * 1000);
     await tx
       .update(businesses)
       .set({ webhookTokenEnc: encrypt(token) })
@@ -72,6 +81,57 @@ export async function rotateWebhookToken(
       .insert(webhookTokenRotations)
       .values({ businessId, ...values })
       .onConflictDoUpdate({ target: webhookTokenRotations.businessId, set: values });
+    return { token, previousValidUntil };
   });
-  return { token, previousValidUntil };
+}
+
+/** The current token and the latest rotation: enough to tell which tokens signed an attempt. */
+export type WebhookTokenHistory = {
+  current: string;
+  rotation: { previous: string; previousExpiresAt: Date; rotatedAt: Date } | null;
+};
+
+export async function webhookTokenHistory(db: Db, businessId: string): Promise<WebhookTokenHistory> {
+  const current = await revealWebhookToken(db, businessId);
+  const [rotation] = await db
+    .select()
+    .from(webhookTokenRotations)
+    .where(eq(webhookTokenRotations.businessId, businessId));
+  return {
+    current,
+    rotation: rotation
+      ? {
+          previous: decrypt(rotation.previousTokenEnc),
+          previousExpiresAt: parseDbTime(rotation.previousExpiresAt),
+          rotatedAt: parseDbTime(rotation.rotatedAt),
+        }
+      : null,
+  };
+}
+
+/**
+ * The tokens that signed an attempt started at `at` (webhookSigningTokens' rule), or null when
+ * that is no longer known: an attempt older than the latest rotation may have been signed by
+ * tokens replaced before it, which are not kept.
+ */
+export function tokensSigningAt(history: WebhookTokenHistory, at: Date): [string, ...string[]] | null {
+  const { current, rotation } = history;
+  if (!rotation) return [current];
+  if (at.getTime() <= rotation.rotatedAt.getTime()) return null;
+  return rotation.previousExpiresAt.getTime() > at.getTime() ? [current, rotation.previous] : [current];
+}
+
+/** Until when the replaced token still signs, or null when no overlap is running. */
+export async function previousTokenValidUntil(
+  db: Db,
+  businessId: string,
+  at = new Date(),
+): Promise<Date | null> {
+  const [rotation] = await db
+    .select({ expiresAt: webhookTokenRotations.previousExpiresAt })
+    .from(webhookTokenRotations)
+    .where(eq(webhookTokenRotations.businessId, businessId));
+  if (!rotation) return null;
+  const expiresAt = parseDbTime(rotation.expiresAt);
+  return expiresAt.getTime() > at.getTime() ? expiresAt : null;
 }

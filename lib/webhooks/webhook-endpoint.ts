@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { businesses, webhookEventTypes, type WebhookEventType } from "@/db/schema";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/http/validation";
+import { validateWebhookUrl } from "./validate-webhook-url";
+
+/** Where a business's webhooks go and which kinds it receives (never the token). */
+export type WebhookEndpointView = { url: string | null; events: WebhookEventType[] };
+
+const known: readonly string[] = webhookEventTypes;
+
+const updateSchema = z.object({
+  url: z
+    .string({ error: "url must be a string, or null to stop sending" })
+    .max(2048, {
+      error: "url must be at most 2048 characters",
+    })
+    .nullable()
+    .optional(),
+  events: z
+    .array(z.string({ error: "events must be an array of event kinds" }), {
+      error: "events must be an array of event kinds",
+    })
+    .max(webhookEventTypes.length * 4, { error: "events names too many kinds" })
+    .optional(),
+});
+
+export type WebhookEndpointUpdate = z.infer<typeof updateSchema>;
+
+/** Body of POST /webhooks/endpoint, validated (unknown fields ignored). */
+export function parseWebhookEndpointUpdate(body: unknown): WebhookEndpointUpdate {
+  return parseOrThrow(updateSchema, body);
+}
+
+export async function getWebhookEndpoint(db: Db, businessId: string): Promise<WebhookEndpointView> {
+  const [row] = await db
+    .select({ url: businesses.webhookUrl, events: businesses.webhookEvents })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  if (!row) throw new NotFoundError("business_not_found", "No such business");
+  return { url: row.url, events: row.events.filter((e): e is WebhookEventType => known.includes(e)) };
+}
+
+/**
+ * Changes the URL and/or the enabled kinds, with `business create`'s rules: the URL passes the
+ * delivery policy (http(s), no literal private address unless ALLOW_PRIVATE_WEBHOOK_URLS), every
+ * kind is one of the interface's. `url: null` stops sending: later events are recorded as skipped.
+ * Events already written keep their kind; pending ones go to the new URL at their next attempt.
+ */
+export async function updateWebhookEndpoint(
+  db: Db,
+  businessId: string,
+  input: WebhookEndpointUpdate,
+  options: { allowPrivate?: boolean } = {},
+): Promise<WebhookEndpointView> {
+  const set: { webhookUrl?: string | null; webhookEvents?: WebhookEventType[] } = {};
+  const fields: Record<string, string[]> = {};
+  if (input.url !== undefined) {
+    if (input.url === null || input.url.trim() === "") set.webhookUrl = null;
+    else
+      try {
+        set.webhookUrl = validateWebhookUrl(input.url, { field: "url", allowPrivate: options.allowPrivate });
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        Object.assign(fields, error.fields);
+      }
+  }
+  if (input.events !== undefined) {
+    const unknown = input.events.filter((e) => !known.includes(e));
+    if (unknown.length)
+      fields.events = [
+        `unknown event kinds ${unknown.map((e) => JSON.stringify(e)).join(", ")} (known: ${webhookEventTypes.join(", ")})`,
+      ];
+    // In the interface's order, each once.
+    else set.webhookEvents = webhookEventTypes.filter((t) => input.events!.includes(t));
+  }
+  if (Object.keys(fields).length) throw new ValidationError(fields);
+  if (Object.keys(set).length) {
+    const updated = await db
+      .update(businesses)
+      .set(set)
+      .where(eq(businesses.id, businessId))
+      .returning({ id: businesses.id });
+    if (!updated.length) throw new NotFoundError("business_not_found", "No such business");
+  }
+  return getWebhookEndpoint(db, businessId);
+}

@@ -1,0 +1,117 @@
+import type { WebhookDelivery, WebhookEvent } from "@/db/schema";
+import { parseDbTime, isoMicros } from "@/lib/time";
+import { fixedRequestHeaders } from "./send-webhook";
+import { signatureHeaders } from "./sign-webhook";
+import { tokensSigningAt, type WebhookTokenHistory } from "./webhook-token";
+
+export type WebhookAttemptView = {
+  number: number;
+  /** 1 for the event's first delivery, +1 for each resend. */
+  round: number;
+  status: WebhookDelivery["outcome"];
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  /** What was sent (or, for a target refused before connecting, what would have been); null without a URL. */
+  request: {
+    method: "POST";
+    url: string;
+    headers: Record<string, string>;
+    /** False when the signature headers are left out because the tokens that signed are no longer known. */
+    headers_complete: boolean;
+  } | null;
+  /** The receiver's answer: null when none came (timeout, refused, connection error). */
+  response: { status: number; body: string | null } | null;
+  error: string | null;
+};
+
+export type WebhookEventView = {
+  id: string;
+  type: WebhookEvent["type"];
+  /** A test event sent with POST /webhooks/test (its payload carries `test: true`). */
+  test: boolean;
+  status: WebhookEvent["status"];
+  created_at: string;
+  session_id: string | null;
+  order_id: string | null;
+  subscription_id: string | null;
+  /** The exact body sent (and signed) on every attempt, parsed. */
+  payload: Record<string, unknown>;
+  attempt_count: number;
+  resend_count: number;
+  delivered_at: string | null;
+  /** On the business's clock (a sandbox clock's advance brings it nearer). */
+  next_attempt_at: string | null;
+  last_error: string | null;
+  attempts: WebhookAttemptView[];
+};
+
+const time = (value: string | null) => (value === null ? null : isoMicros(value));
+
+/**
+ * The headers an attempt carried. They are not stored: sending is deterministic (signed at the
+ * attempt's recorded start, with the tokens valid then), so they are computed again. The token
+ * itself never appears, only HMACs made with it.
+ */
+function requestHeaders(event: WebhookEvent, attempt: WebhookDelivery, tokens: WebhookTokenHistory) {
+  const startedAt = parseDbTime(attempt.startedAt);
+  const signing = tokensSigningAt(tokens, startedAt);
+  const signatures = signing ? signatureHeaders(signing, event.id, event.body, startedAt) : null;
+  const headers: Record<string, string> = {
+    ...fixedRequestHeaders(event.body),
+    "webhook-id": event.id,
+    "webhook-timestamp": String(Math.floor(startedAt.getTime() / 1000)),
+  };
+  if (signatures) {
+    headers.Signature = signatures.Signature!;
+    headers["webhook-signature"] = signatures["webhook-signature"]!;
+  }
+  return { headers, complete: signatures !== null };
+}
+
+export function webhookAttemptView(
+  event: WebhookEvent,
+  attempt: WebhookDelivery,
+  tokens: WebhookTokenHistory,
+): WebhookAttemptView {
+  const request = attempt.url ? requestHeaders(event, attempt, tokens) : null;
+  return {
+    number: attempt.number,
+    round: attempt.round,
+    status: attempt.outcome,
+    started_at: isoMicros(attempt.startedAt),
+    finished_at: time(attempt.finishedAt),
+    duration_ms: attempt.durationMs,
+    request:
+      attempt.url && request
+        ? { method: "POST", url: attempt.url, headers: request.headers, headers_complete: request.complete }
+        : null,
+    response: attempt.statusCode === null ? null : { status: attempt.statusCode, body: attempt.responseBody },
+    error: attempt.error,
+  };
+}
+
+export function webhookEventView(
+  event: WebhookEvent,
+  attempts: WebhookDelivery[],
+  tokens: WebhookTokenHistory,
+): WebhookEventView {
+  const payload = JSON.parse(event.body) as Record<string, unknown>;
+  return {
+    id: event.id,
+    type: event.type,
+    test: payload.test === true,
+    status: event.status,
+    created_at: isoMicros(event.createdAt),
+    session_id: event.sessionId,
+    order_id: event.orderId,
+    subscription_id: event.subscriptionId,
+    payload,
+    attempt_count: event.attemptCount,
+    resend_count: event.round - 1,
+    delivered_at: time(event.deliveredAt),
+    next_attempt_at: time(event.nextAttemptAt),
+    last_error: event.lastError,
+    attempts: attempts.map((a) => webhookAttemptView(event, a, tokens)),
+  };
+}
