@@ -300,6 +300,62 @@ describe("POST /payments/{session_id}/refund", () => {
     expect(await refundsOf(sessionId)).toEqual([]);
   });
 
+  it("a refund the provider refuses is answered `failed` with its reason; the balance is restored", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidSession(biz);
+    const payment = (await paymentRow(sessionId))!;
+    // Refunded at Stripe behind Kassa's back (its charge.refunded not processed yet): 500 left there.
+    const stripe = sdkFor(providers.current().emulator, sandboxStripeKey(biz.business.id));
+    await stripe.refunds.create({ payment_intent: payment.providerPaymentId!, amount: 2000 });
+    const res = await refund(biz, sessionId, { amount: 1000 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: "failed",
+      amount: 1000,
+      amount_refunded: 0,
+      failure_message: expect.any(String),
+      completed_at: expect.any(String),
+    });
+    expect(await balanceOf(biz)).toBe(2397);
+    expect((await paymentRow(sessionId))!.refundedAmount).toBe(0);
+    expect(await refundPayloads(sessionId)).toEqual([]);
+    expect((await refunds(biz, sessionId)).body.data.map((r) => r.status)).toEqual(["failed"]);
+  });
+
+  it("a refund Stripe cannot be reached for stays `pending`; the retry with its key completes it", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidSession(biz);
+    const emulator = providers.current().emulator;
+    const headers = { "idempotency-key": "while-down" };
+    emulator.setUnreachable(true, sandboxStripeKey(biz.business.id));
+    let first;
+    try {
+      first = await refund(biz, sessionId, { amount: 1200 }, headers);
+    } finally {
+      emulator.setUnreachable(false, sandboxStripeKey(biz.business.id));
+    }
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      status: "pending",
+      amount: 1200,
+      amount_refunded: 1200,
+      completed_at: null,
+    });
+    // Reserved: the debit is taken and counts against what is left.
+    expect(await balanceOf(biz)).toBe(2397 - first.body.balance_debit);
+    expect((await refund(biz, sessionId, { amount: 1301 })).body).toMatchObject({
+      error: "amount_exceeds_refundable",
+    });
+    expect(await refundPayloads(sessionId)).toEqual([]);
+
+    const retried = await refund(biz, sessionId, { amount: 1200 }, headers);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.body).toMatchObject({ id: first.body.id, status: "succeeded", amount_refunded: 1200 });
+    expect((await refundPayloads(sessionId)).map((p) => p.refund)).toEqual([
+      { id: first.body.id, amount: 1200, amount_refunded: 1200 },
+    ]);
+  }, 60_000);
+
   it("honours Idempotency-Key: a retry replays the same refund, another body is a 409", async () => {
     const biz = await paymentsBusiness();
     const sessionId = await paidSession(biz);
@@ -376,6 +432,14 @@ describe("POST /payments/{session_id}/review", () => {
     expect(res.body).toMatchObject({ session_id: sessionId, status: "succeeded", net_amount: 2397 });
     expect(await balanceOf(biz)).toBe(2397);
     expect(await eventTypes(sessionId)).toEqual(["pending_review", "succeeded"]);
+    const [heldBody, succeededBody] = await eventBodies(sessionId);
+    expect(succeededBody).toEqual({ ...heldBody, type: "succeeded" });
+    expect(succeededBody).toMatchObject({
+      amount: 2500,
+      fees: 103,
+      provider: "stripe",
+      payment_method: "credit",
+    });
     for (const decision of ["accept", "decline"]) {
       const again = await review(biz, sessionId, { decision });
       expect(again.status).toBe(409);
@@ -396,6 +460,9 @@ describe("POST /payments/{session_id}/review", () => {
     expect(res.body).toMatchObject({ status: "declined", fees: 103, net_amount: 0 });
     expect(await readPayment(biz, sessionId)).toMatchObject({ status: "declined", net_amount: 0 });
     expect(await eventTypes(sessionId)).toEqual(["pending_review", "declined"]);
+    const [heldBody, declinedBody] = await eventBodies(sessionId);
+    // `declined` is the announcement; the automatic refund sends no `refunded` of its own.
+    expect(declinedBody).toEqual({ ...heldBody, type: "declined" });
     expect((await refundsOf(sessionId)).map((r) => [r.reason, r.status, r.amount, r.ledgerAmount])).toEqual([
       ["review_declined", "succeeded", 2500, 0],
     ]);
