@@ -1,10 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { businesses, businessProviders, payments } from "@/db/schema";
 import { encrypt } from "@/lib/crypto";
 import { newId } from "@/lib/ids";
+import { stopSandboxEmulator } from "@/lib/providers/stripe/sandbox-emulator";
 import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
 import { getCheckoutPage, getCheckoutStatus, safeReturnUrl } from "./get-checkout";
+
+// Subscription sessions check the business's Stripe endpoint: the emulator starts on first use.
+afterAll(() => stopSandboxEmulator());
 
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
 
@@ -62,6 +66,18 @@ describe("getCheckoutPage", () => {
     const card = (await getCheckoutPage(testDb(), id))!.methods.find((m) => m.id === "stripe_credit")!;
     expect(card.total).toBeGreaterThan(2500);
     expect(card.customerFee).toBe(card.total - 2500);
+  });
+
+  it("a subscription session offers only Stripe's card, Apple Pay and Google Pay, with its period and renewal price", async () => {
+    const biz = await createTestBusiness({ passFeesToCustomer: true });
+    await testDb().update(businesses).set({ fraudScreeningFeeCents: 30 }).where(eq(businesses.id, biz.business.id));
+    const id = await newSession(biz, { subscription: { interval: "month", interval_count: 3 } });
+    const page = (await getCheckoutPage(testDb(), id))!;
+    expect(page.subscription).toEqual({ interval: "month", intervalCount: 3 });
+    expect(page.methods.map((m) => m.id)).toEqual(["stripe_credit", "stripe_apple_pay", "stripe_google_pay"]);
+    // Renewals are charged without the one-time screening fee (startSubscription's unit_amount).
+    for (const m of page.methods) expect(m.renewalAmount).toBe(m.total - 30);
+    expect((await getCheckoutPage(testDb(), await newSession(biz)))!.subscription).toBeNull();
   });
 
   it("a live business without Stripe connected offers nothing", async () => {

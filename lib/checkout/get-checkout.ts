@@ -5,6 +5,7 @@ import { quotePayment } from "@/lib/payments/quote-payment";
 import { sessionExpired } from "@/lib/payments/get-payment";
 import { activeMethods } from "@/lib/sessions/create-session";
 import { checkoutState, type CheckoutState } from "./checkout-state";
+import type { RecurringPlan } from "./recurring-price";
 import { stripePublishableKey } from "./stripe-publishable-key";
 
 const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
@@ -23,6 +24,8 @@ export type CheckoutMethod = {
   /** Cents the customer pays with this method, and the fee part shown when passed to them. */
   total: number;
   customerFee: number;
+  /** Subscription sessions: cents of each renewal by this method (the total without one-time fees). */
+  renewalAmount: number;
 };
 
 /** What the hosted page needs to render a session: nothing secret, nothing of other sessions. */
@@ -35,6 +38,8 @@ export type CheckoutPageData = {
   items: SessionItem[];
   amount: number;
   currency: string;
+  /** A recurring plan: the page tells the customer how often it charges. Null: a one-time payment. */
+  subscription: RecurringPlan | null;
   state: CheckoutState;
   /** The payment's own amount and method, once an attempt exists. */
   paidAmount: number | null;
@@ -135,13 +140,18 @@ export async function getCheckoutPage(db: Db, sessionId: string): Promise<Checko
     items: session.items,
     amount: session.amount,
     currency: session.currency,
+    subscription: session.subscriptionInterval
+      ? { interval: session.subscriptionInterval, intervalCount: session.subscriptionIntervalCount ?? 1 }
+      : null,
     state: checkoutState(payment?.status ?? null, sessionExpired(session, business)),
     paidAmount: payment?.amount ?? null,
     paidMethod: payment?.paymentMethod ?? null,
     failureCode: payment?.status === "failed" ? (payment.failureCode ?? null) : null,
     methods: methods.map((m) => {
-      // Exactly what paySession will charge (the same quote).
-      const total = quotePayment(business, m, session.amount).amount;
+      // Exactly what paySession will charge (the same quote); renewals charge it without the
+      // one-time screening fee (startSubscription's unit_amount).
+      const quote = quotePayment(business, m, session.amount);
+      const total = quote.amount;
       return {
         id: m.id,
         provider: m.provider,
@@ -152,6 +162,7 @@ export async function getCheckoutPage(db: Db, sessionId: string): Promise<Checko
         countries: m.countries && m.countries.length ? m.countries : null,
         total,
         customerFee: total - session.amount,
+        renewalAmount: total - quote.screeningFee,
       };
     }),
     prefill: {

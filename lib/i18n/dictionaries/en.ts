@@ -12,6 +12,9 @@ export const en = {
     quantity: "Quantity: {quantity}",
     fee: "Processing fee",
     total: "Total",
+    subscription: "Subscription",
+    dueToday: "Due today",
+    renews: "You pay {today} today. It then renews {interval} at {amount}, charged automatically to the same payment method until you cancel.",
   },
   methods: {
     legend: "Payment method",
@@ -90,6 +93,7 @@ export const en = {
       title: "Payment received",
       body: "Thank you! {merchant} has received your payment of {amount}.",
       back: "Return to {merchant}",
+      subscription: "Your subscription is active: {price}, until you cancel.",
     },
     alreadyPaid: {
       title: "Already paid",

@@ -13,6 +13,9 @@ export const es: Messages = {
     quantity: "Cantidad: {quantity}",
     fee: "Comisión de procesamiento",
     total: "Total",
+    subscription: "Suscripción",
+    dueToday: "A pagar hoy",
+    renews: "Hoy pagas {today}. Después se renueva {interval} por {amount}, cobrado automáticamente con el mismo método de pago hasta que la canceles.",
   },
   methods: {
     legend: "Método de pago",
@@ -91,6 +94,7 @@ export const es: Messages = {
       title: "Pago recibido",
       body: "¡Gracias! {merchant} ha recibido tu pago de {amount}.",
       back: "Volver a {merchant}",
+      subscription: "Tu suscripción está activa: {price}, hasta que la canceles.",
     },
     alreadyPaid: {
       title: "Ya pagado",

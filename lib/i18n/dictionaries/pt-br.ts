@@ -13,6 +13,9 @@ export const ptBR: Messages = {
     quantity: "Quantidade: {quantity}",
     fee: "Taxa de processamento",
     total: "Total",
+    subscription: "Assinatura",
+    dueToday: "A pagar hoje",
+    renews: "Você paga {today} hoje. Depois, a assinatura é renovada {interval} por {amount}, cobrada automaticamente no mesmo meio de pagamento até você cancelar.",
   },
   methods: {
     legend: "Forma de pagamento",
@@ -91,6 +94,7 @@ export const ptBR: Messages = {
       title: "Pagamento recebido",
       body: "Obrigado! {merchant} recebeu seu pagamento de {amount}.",
       back: "Voltar para {merchant}",
+      subscription: "Sua assinatura está ativa: {price}, até você cancelar.",
     },
     alreadyPaid: {
       title: "Já pago",

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { canPay, pollInterval, type CheckoutState } from "@/lib/checkout/checkout-state";
 import type { CheckoutPageData, CheckoutStatus } from "@/lib/checkout/get-checkout";
 import { fetchCheckoutStatus, submitPayment } from "@/lib/checkout/pay-client";
+import { intervalWords, recurringPrice } from "@/lib/checkout/recurring-price";
 import { formatAmount, interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
@@ -61,6 +62,14 @@ function Checkout({ data, locale, messages, countries }: Props) {
   const money = (cents: number) => formatAmount(cents, data.currency, locale);
   const total = canPay(status.state) ? (method?.total ?? data.amount) : status.amount;
   const fee = canPay(status.state) ? (method?.customerFee ?? 0) : status.amount - data.amount;
+  // A recurring plan renews at the chosen method's price (the paid one's, once paid), without
+  // the one-time fees of the first payment.
+  const plan = data.subscription;
+  const renewalMethod = canPay(status.state)
+    ? method
+    : (data.methods.find((m) => m.provider === "stripe" && m.method === status.payment_method) ?? method);
+  const renewal = renewalMethod?.renewalAmount ?? data.amount;
+  const planPrice = plan ? recurringPrice(renewal, data.currency, plan, locale, messages) : null;
 
   const onStatus = (next: CheckoutStatus) => queryClient.setQueryData(queryKey, next);
   const onNotPayable = async () => {
@@ -108,6 +117,12 @@ function Checkout({ data, locale, messages, countries }: Props) {
             {money(total)}
           </span>
         </h1>
+        {plan ? (
+          <p className="recurring" data-testid="recurring">
+            <span className="badge">{messages.summary.subscription}</span>{" "}
+            <span data-testid="recurring-price">{planPrice}</span>
+          </p>
+        ) : null}
         {data.description ? <p className="description">{data.description}</p> : null}
         <h2 className="visually-hidden">{messages.summary.items}</h2>
         <ul className="items">
@@ -129,10 +144,19 @@ function Checkout({ data, locale, messages, countries }: Props) {
             </li>
           ) : null}
           <li className="total-line">
-            <span>{messages.summary.total}</span>
+            <span>{plan && canPay(status.state) ? messages.summary.dueToday : messages.summary.total}</span>
             <span className="amount">{money(total)}</span>
           </li>
         </ul>
+        {plan && canPay(status.state) ? (
+          <p className="hint recurring-note" data-testid="recurring-note">
+            {interpolate(messages.summary.renews, {
+              today: money(total),
+              interval: intervalWords(plan, messages),
+              amount: money(renewal),
+            })}
+          </p>
+        ) : null}
       </section>
 
       {showForm ? (
@@ -151,6 +175,7 @@ function Checkout({ data, locale, messages, countries }: Props) {
           merchant={data.merchant}
           amount={money(status.amount)}
           returnUrl={data.returnUrl}
+          planPrice={planPrice}
           messages={messages}
           focus={focusResult}
         >
@@ -185,6 +210,7 @@ function ResultPanel({
   merchant,
   amount,
   returnUrl,
+  planPrice,
   messages,
   focus,
   children,
@@ -194,6 +220,8 @@ function ResultPanel({
   merchant: string;
   amount: string;
   returnUrl: string | null;
+  /** A recurring plan's price per period ("$25.00 every month"); null for a one-time payment. */
+  planPrice: string | null;
   messages: Messages;
   focus: boolean;
 }) {
@@ -206,6 +234,9 @@ function ResultPanel({
       const text = state === "succeeded" ? s.succeeded : s.alreadyPaid;
       return (
         <Result title={text.title} body={interpolate(text.body, values)} tone="good" {...common}>
+          {planPrice && state === "succeeded" ? (
+            <p data-testid="subscription-active">{interpolate(s.succeeded.subscription, { price: planPrice })}</p>
+          ) : null}
           {returnUrl ? (
             <a className="button secondary" href={returnUrl} rel="noopener">
               {interpolate(s.succeeded.back, values)}
