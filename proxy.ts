@@ -10,12 +10,17 @@ const localeHeader = "x-kassa-locale";
 // Pages only (the matcher leaves /api and static files alone): a per-request nonce for the
 // Content-Security-Policy, which Next reads back from the request header to tag its own scripts.
 export async function proxy(request: NextRequest) {
+  // Staff pages without a session cookie go to the sign-in page (the pages still check the session).
+  if (needsSignIn(request)) return signInRedirect(request);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const checkout = request.nextUrl.pathname.startsWith("/checkout/");
   // The customer-facing pages speak the customer's language: checkout and subscription management.
   const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
+  // Staff pages render charts and Radix popovers, which set style attributes (decision 0019).
+  const staffPage = /^\/(dashboard|admin)(\/|$)/.test(request.nextUrl.pathname);
   const policy = contentSecurityPolicy({
     nonce,
+    allowStyleAttributes: staffPage,
     // Stripe.js (its script, frames and API) only on live businesses' checkout pages.
     allowStripe: checkout && (await liveCheckout(request.nextUrl.pathname)),
     dev: process.env.NODE_ENV === "development",
@@ -31,6 +36,22 @@ export async function proxy(request: NextRequest) {
   response.headers.set("Content-Security-Policy", policy);
   for (const [name, value] of Object.entries(pageSecurityHeaders)) response.headers.set(name, value);
   return response;
+}
+
+/** Pages anyone may open under /dashboard: signing in and resetting a password. */
+const publicStaffPages = /^\/dashboard\/(sign-in|forgot-password|reset-password)\/?$/;
+
+function needsSignIn(request: NextRequest): boolean {
+  const path = request.nextUrl.pathname;
+  if (!/^\/(dashboard|admin)(\/|$)/.test(path) || publicStaffPages.test(path)) return false;
+  // Auth.js's session cookie, plain or __Secure- prefixed, whole or chunked (`.0`, `.1`…).
+  return !request.cookies.getAll().some((c) => /^(__Secure-)?authjs\.session-token(\.\d+)?$/.test(c.name));
+}
+
+function signInRedirect(request: NextRequest): NextResponse {
+  const url = new URL("/dashboard/sign-in", request.url);
+  url.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+  return NextResponse.redirect(url);
 }
 
 async function liveCheckout(pathname: string): Promise<boolean> {

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const sourceDirs = ["app", "lib", "db", "inngest", "public"];
-const sourceFiles = ["next.config.ts", "package-lock.json", "tsconfig.json"];
+const sourceDirs = ["app", "components", "lib", "db", "inngest", "public"];
+const sourceFiles = ["next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(root: string, entry: string): number {
   const full = path.join(root, entry);

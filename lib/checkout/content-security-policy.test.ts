@@ -27,6 +27,14 @@ describe("contentSecurityPolicy", () => {
     expect(csp["script-src"]).not.toContain("'unsafe-inline'");
   });
 
+  it("allows style attributes, and nothing else inline, on staff pages", () => {
+    const csp = directives(contentSecurityPolicy({ nonce: "n", allowStripe: false, allowStyleAttributes: true }));
+    expect(csp["style-src-attr"]).toEqual(["'unsafe-inline'"]);
+    expect(csp["style-src"]).toEqual(["'self'", "'nonce-n'"]);
+    expect(csp["script-src"]).toEqual(["'self'", "'nonce-n'", "'strict-dynamic'"]);
+    expect(csp["frame-src"]).toEqual(["'none'"]);
+  });
+
   it("adds eval only in development, and upgrades requests only over https", () => {
     expect(directives(contentSecurityPolicy({ nonce: "n", allowStripe: false, dev: true }))["script-src"]).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy({ nonce: "n", allowStripe: false })).not.toContain("upgrade-insecure-requests");

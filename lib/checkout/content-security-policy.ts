@@ -11,6 +11,12 @@ export type CspOptions = {
   nonce: string;
   /** Pages that may load Stripe.js (the hosted checkout). */
   allowStripe: boolean;
+  /**
+   * Staff pages (dashboard, support console): `style="…"` attributes allowed. Recharts and Radix
+   * render positions and sizes as style attributes in the server's HTML; <style> elements and
+   * scripts stay nonce-only, so this admits no script and no new stylesheet.
+   */
+  allowStyleAttributes?: boolean;
   /** next dev needs eval for its error overlay; production never does. */
   dev?: boolean;
   /** Served over https: ask browsers to upgrade stray http:// subresources. */
@@ -21,13 +27,13 @@ export type CspOptions = {
  * A strict, nonce-based policy: scripts run only with this response's nonce (and what they load,
  * 'strict-dynamic'), no inline handlers, no plugins, no framing of our pages, forms post only to us.
  */
-export function contentSecurityPolicy({ nonce, allowStripe, dev = false, https = false }: CspOptions): string {
+export function contentSecurityPolicy({ nonce, allowStripe, allowStyleAttributes = false, dev = false, https = false }: CspOptions): string {
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(allowStripe ? stripe.script : []), ...(dev ? ["'unsafe-eval'"] : [])],
     ["style-src", "'self'", ...(dev ? ["'unsafe-inline'"] : [`'nonce-${nonce}'`])],
     // Stripe.js sets style attributes on the elements it mounts; <style> elements still need the nonce.
-    ...(allowStripe && !dev ? [["style-src-attr", "'unsafe-inline'"] as [string, string]] : []),
+    ...((allowStripe || allowStyleAttributes) && !dev ? [["style-src-attr", "'unsafe-inline'"] as [string, string]] : []),
     ["img-src", "'self'", "data:", "blob:", ...(allowStripe ? stripe.img : [])],
     ["font-src", "'self'"],
     ["connect-src", "'self'", ...(allowStripe ? stripe.connect : [])],
