@@ -1,8 +1,9 @@
+import { formatMoney } from "@/lib/money";
 import { intlLocale, type Locale } from "./locales";
 
 /** Cents as money in the customer's locale: 3700 → "$37.00", "37,00 US$", "US$ 37,00". */
 export function formatAmount(cents: number, currency: string, locale: Locale): string {
-  return new Intl.NumberFormat(intlLocale[locale], { style: "currency", currency }).format(cents / 100);
+  return formatMoney(cents, currency, intlLocale[locale]);
 }
 
 /** Fills `{name}` placeholders; unknown placeholders are left as they are. */
