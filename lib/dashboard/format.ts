@@ -1,0 +1,49 @@
+import type { PaymentView } from "@/lib/payments/get-payment";
+
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
+const dateOnly = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** An ISO timestamp for staff, in UTC (the same on the server and in every browser): "Nov 23, 2026, 18:27 UTC". */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${dateTime.format(date)} UTC`;
+}
+
+/** A chart axis day: "2026-11-23" → "Nov 23". */
+export function formatDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : dateOnly.format(date);
+}
+
+export type StatusTone = "success" | "warning" | "destructive" | "secondary" | "outline";
+
+/** A payment's status as staff read it, and its colour: `null` is a session nobody has paid yet. */
+export function paymentStatusLabel(status: PaymentView["status"]): { label: string; tone: StatusTone } {
+  switch (status) {
+    case "succeeded":
+      return { label: "Succeeded", tone: "success" };
+    case "pending_review":
+      return { label: "Waiting for review", tone: "warning" };
+    case "pending":
+      return { label: "Pending", tone: "secondary" };
+    case "processing":
+      return { label: "Processing", tone: "secondary" };
+    case "failed":
+      return { label: "Failed", tone: "destructive" };
+    case "declined":
+      return { label: "Declined", tone: "destructive" };
+    case "expired":
+      return { label: "Expired", tone: "outline" };
+    default:
+      return { label: "Open", tone: "outline" };
+  }
+}

@@ -1,0 +1,121 @@
+import { and, desc, eq, gte, inArray, isNotNull, or, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { businesses, payments, sessions, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { businessNow } from "@/lib/clock";
+import { NotFoundError } from "@/lib/errors";
+import { getBalances } from "@/lib/ledger/get-balances";
+import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { isoMicros, toDbTime } from "@/lib/time";
+
+export type VolumeDay = {
+  /** UTC day, `2026-11-23`. */
+  day: string;
+  /** Cents of succeeded payments completed that day (gross, refunds not subtracted). */
+  volume: number;
+  count: number;
+};
+
+export type FailingDelivery = {
+  id: string;
+  type: WebhookEvent["type"];
+  status: WebhookEvent["status"];
+  sessionId: string | null;
+  orderId: string | null;
+  attempts: number;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+};
+
+export type Overview = {
+  currency: string;
+  balance: number;
+  payoutBalance: number;
+  days: VolumeDay[];
+  recentPayments: PaymentView[];
+  waitingForReview: PaymentView[];
+  failingDeliveries: FailingDelivery[];
+};
+
+/**
+ * What the dashboard's overview shows for a business: balances, succeeded volume and count per
+ * day over the last `days` days (the business's clock, so a sandbox clock moved ahead shows its
+ * renewals), the latest payments, those held for review and webhook events that failed or are
+ * being retried after an error.
+ */
+export async function getOverview(db: Db, businessId: string, options: { days?: number; recent?: number } = {}): Promise<Overview> {
+  const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
+  if (!business) throw new NotFoundError("business_not_found", "No such business");
+  const dayCount = Math.min(Math.max(Math.trunc(options.days ?? 30), 1), 366);
+  const now = businessNow(business);
+  const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (dayCount - 1)));
+  const completed = sql`coalesce(${payments.completedAt}, ${payments.createdAt})`;
+
+  const [balances, perDay, recent, review, failing] = await Promise.all([
+    getBalances(db, businessId),
+    db
+      .select({
+        day: sql<string>`to_char((${completed}) at time zone 'UTC', 'YYYY-MM-DD')`,
+        volume: sql<string>`sum(${payments.amount})`,
+        count: sql<string>`count(*)`,
+      })
+      .from(payments)
+      .where(and(eq(payments.businessId, businessId), eq(payments.status, "succeeded"), gte(completed, toDbTime(firstDay))))
+      .groupBy(sql`1`),
+    db
+      .select({ session: sessions, payment: payments })
+      .from(payments)
+      .innerJoin(sessions, eq(sessions.id, payments.sessionId))
+      .where(eq(payments.businessId, businessId))
+      .orderBy(desc(payments.updatedAt), desc(payments.id))
+      .limit(options.recent ?? 5),
+    db
+      .select({ session: sessions, payment: payments })
+      .from(payments)
+      .innerJoin(sessions, eq(sessions.id, payments.sessionId))
+      .where(and(eq(payments.businessId, businessId), eq(payments.status, "pending_review")))
+      .orderBy(desc(payments.id))
+      .limit(20),
+    db
+      .select()
+      .from(webhookEvents)
+      .where(
+        and(
+          eq(webhookEvents.businessId, businessId),
+          or(
+            eq(webhookEvents.status, "failed"),
+            and(inArray(webhookEvents.status, ["pending"]), isNotNull(webhookEvents.lastError)),
+          ),
+        ),
+      )
+      .orderBy(desc(webhookEvents.id))
+      .limit(10),
+  ]);
+
+  const byDay = new Map(perDay.map((r) => [r.day, { volume: Number(r.volume), count: Number(r.count) }]));
+  const days: VolumeDay[] = [];
+  for (let i = 0; i < dayCount; i++) {
+    const day = new Date(firstDay.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    days.push({ day, volume: byDay.get(day)?.volume ?? 0, count: byDay.get(day)?.count ?? 0 });
+  }
+
+  return {
+    currency: "USD",
+    balance: balances.balance,
+    payoutBalance: balances.payout_balance,
+    days,
+    recentPayments: recent.map((r) => paymentView(r.session, r.payment, business)),
+    waitingForReview: review.map((r) => paymentView(r.session, r.payment, business)),
+    failingDeliveries: failing.map((e) => ({
+      id: e.id,
+      type: e.type,
+      status: e.status,
+      sessionId: e.sessionId,
+      orderId: e.orderId,
+      attempts: e.attemptCount,
+      lastError: e.lastError,
+      lastAttemptAt: e.lastAttemptAt ? isoMicros(e.lastAttemptAt) : null,
+      nextAttemptAt: e.nextAttemptAt ? isoMicros(e.nextAttemptAt) : null,
+    })),
+  };
+}

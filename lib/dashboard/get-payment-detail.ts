@@ -1,0 +1,158 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import {
+  businesses,
+  paymentAttempts,
+  payments,
+  refunds,
+  sessions,
+  webhookDeliveries,
+  webhookEvents,
+  type Payment,
+  type Refund,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from "@/db/schema";
+import { PaymentNotFoundError } from "@/lib/errors";
+import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { isoMicros } from "@/lib/time";
+
+export type TimelineEntry = {
+  /** ISO 8601 UTC with microseconds. */
+  at: string;
+  kind: "session" | "attempt" | "payment" | "review" | "refund" | "webhook" | "delivery";
+  title: string;
+  detail?: string;
+  tone: "neutral" | "good" | "bad" | "warn";
+};
+
+export type PaymentDetail = {
+  /** Exactly the interface's Payment object (GET /payment/{session_id}). */
+  payment: PaymentView;
+  /** What the dashboard shows besides the interface's fields. */
+  internal: {
+    paymentId: string | null;
+    refundedAmount: number;
+    screeningFee: number;
+    amountReceived: number | null;
+    fraudDecision: Payment["fraudDecision"];
+    fraudReasons: string[];
+    riskLevel: string | null;
+    failureCode: string | null;
+    failureMessage: string | null;
+    reviewedAt: string | null;
+    completedAt: string | null;
+    expiresAt: string;
+  };
+  refunds: Refund[];
+  events: (WebhookEvent & { deliveries: WebhookDelivery[] })[];
+  /** Everything that happened to the payment, oldest first. */
+  timeline: TimelineEntry[];
+};
+
+const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
+const iso = (value: string | null | undefined) => (value ? isoMicros(value) : null);
+
+/** One payment of a business for the detail page; another business's session is as unknown as a missing one. */
+export async function getPaymentDetail(db: Db, businessId: string, sessionId: string): Promise<PaymentDetail> {
+  if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
+  const [row] = await db
+    .select({ session: sessions, payment: payments, business: businesses })
+    .from(sessions)
+    .innerJoin(businesses, eq(businesses.id, sessions.businessId))
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.businessId, businessId)))
+    .limit(1);
+  if (!row) throw new PaymentNotFoundError();
+  const { session, payment, business } = row;
+
+  const [attempts, refundRows, eventRows] = await Promise.all([
+    db.select().from(paymentAttempts).where(eq(paymentAttempts.sessionId, sessionId)).orderBy(asc(paymentAttempts.createdAt), asc(paymentAttempts.id)),
+    db.select().from(refunds).where(eq(refunds.sessionId, sessionId)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
+    db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.businessId, businessId), eq(webhookEvents.sessionId, sessionId)))
+      .orderBy(asc(webhookEvents.id)),
+  ]);
+  const deliveries = eventRows.length
+    ? await db
+        .select()
+        .from(webhookDeliveries)
+        .where(inArray(webhookDeliveries.eventId, eventRows.map((e) => e.id)))
+        .orderBy(asc(webhookDeliveries.number))
+    : [];
+  const events = eventRows.map((e) => ({ ...e, deliveries: deliveries.filter((d) => d.eventId === e.id) }));
+
+  const timeline: TimelineEntry[] = [{ at: isoMicros(session.createdAt), kind: "session", title: "Session created", detail: `Order ${session.orderId}`, tone: "neutral" }];
+  for (const a of attempts) {
+    timeline.push({
+      at: isoMicros(a.createdAt),
+      kind: "attempt",
+      title: `Payment attempt (${a.method} via ${a.provider})`,
+      detail: a.failureMessage ? `${a.status}: ${a.failureMessage}` : a.status,
+      tone: a.failureCode ? "bad" : "neutral",
+    });
+  }
+  if (payment?.completedAt) {
+    const good = payment.status === "succeeded";
+    timeline.push({
+      at: isoMicros(payment.completedAt),
+      kind: "payment",
+      title: `Payment ${payment.status.replace("_", " ")}`,
+      detail: payment.failureMessage ?? undefined,
+      tone: good ? "good" : payment.status === "pending_review" ? "warn" : "bad",
+    });
+  }
+  if (payment?.reviewedAt) {
+    timeline.push({ at: isoMicros(payment.reviewedAt), kind: "review", title: "Review decided", detail: `Now ${payment.status}`, tone: "neutral" });
+  }
+  for (const r of refundRows) {
+    timeline.push({ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: `${r.amount} cents`, tone: "neutral" });
+    if (r.completedAt) {
+      timeline.push({
+        at: isoMicros(r.completedAt),
+        kind: "refund",
+        title: r.status === "succeeded" ? "Refund succeeded" : `Refund ${r.status}`,
+        detail: r.failureMessage ?? undefined,
+        tone: r.status === "succeeded" ? "good" : "bad",
+      });
+    }
+  }
+  for (const e of events) {
+    timeline.push({ at: isoMicros(e.createdAt), kind: "webhook", title: `Webhook event ${e.type}`, detail: `${e.id}: ${e.status}`, tone: e.status === "failed" ? "bad" : "neutral" });
+    for (const d of e.deliveries) {
+      const outcome = d.statusCode ? `HTTP ${d.statusCode}` : (d.error ?? d.outcome);
+      timeline.push({
+        at: isoMicros(d.startedAt),
+        kind: "delivery",
+        title: `Delivery attempt ${d.number} of ${e.type}`,
+        detail: `${outcome}${d.durationMs !== null ? ` in ${d.durationMs} ms` : ""}`,
+        tone: d.outcome === "succeeded" ? "good" : d.outcome === "in_flight" ? "neutral" : "bad",
+      });
+    }
+  }
+  // ISO strings of one format sort as time; the sort is stable for equal instants.
+  timeline.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+
+  return {
+    payment: paymentView(session, payment, business),
+    internal: {
+      paymentId: payment?.id ?? null,
+      refundedAmount: payment?.refundedAmount ?? 0,
+      screeningFee: payment?.screeningFee ?? 0,
+      amountReceived: payment?.amountReceived ?? null,
+      fraudDecision: payment?.fraudDecision ?? null,
+      fraudReasons: payment?.fraudReasons ?? [],
+      riskLevel: payment?.riskLevel ?? null,
+      failureCode: payment?.failureCode ?? null,
+      failureMessage: payment?.failureMessage ?? null,
+      reviewedAt: iso(payment?.reviewedAt),
+      completedAt: iso(payment?.completedAt),
+      expiresAt: isoMicros(session.expiresAt),
+    },
+    refunds: refundRows,
+    events,
+    timeline,
+  };
+}

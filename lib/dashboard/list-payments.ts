@@ -1,0 +1,90 @@
+import { and, asc, desc, eq, gt, gte, ilike, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { businesses, payments, sessions } from "@/db/schema";
+import { businessNow } from "@/lib/clock";
+import { NotFoundError } from "@/lib/errors";
+import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { toDbTime } from "@/lib/time";
+import type { PaymentFilters } from "./payment-filters";
+
+export type PaymentListPage = {
+  data: PaymentView[];
+  /** Cursors for the neighbouring pages (session ids), null at either end. */
+  next: string | null;
+  previous: string | null;
+};
+
+export const defaultPageSize = 25;
+
+/** `%` and `_` typed by the merchant are searched literally. */
+function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A business's payments (one per session, as GET /payment/{session_id} shows them), newest first,
+ * a page at a time: `after` the last row of a page for the next one, `before` the first row for
+ * the previous one. Session ids sort by creation time, so they are the cursor.
+ */
+export async function listPayments(
+  db: Db,
+  businessId: string,
+  filters: PaymentFilters = {},
+  limit = defaultPageSize,
+): Promise<PaymentListPage> {
+  const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
+  if (!business) throw new NotFoundError("business_not_found", "No such business");
+  const now = toDbTime(businessNow(business));
+  const size = Math.min(Math.max(Math.trunc(limit), 1), 100);
+
+  const conditions: (SQL | undefined)[] = [eq(sessions.businessId, businessId)];
+  const q = filters.q?.trim();
+  if (q) {
+    const like = `%${likeEscape(q)}%`;
+    conditions.push(
+      or(
+        eq(sessions.id, q),
+        ilike(sessions.orderId, like),
+        ilike(sessions.customerEmail, like),
+        sql`${payments.customerDetails}->>'email' ilike ${like}`,
+        eq(sessions.customer, q),
+      ),
+    );
+  }
+  if (filters.status === "open") {
+    conditions.push(isNull(payments.status), gt(sessions.expiresAt, now));
+  } else if (filters.status === "expired") {
+    // An unpaid session past its lifetime reads as expired before the expiry job runs (getPayment).
+    conditions.push(or(eq(payments.status, "expired"), and(isNull(payments.status), lte(sessions.expiresAt, now))));
+  } else if (filters.status) {
+    conditions.push(eq(payments.status, filters.status));
+  }
+  if (filters.method) conditions.push(eq(payments.paymentMethod, filters.method));
+  if (filters.from) conditions.push(gte(sessions.createdAt, `${filters.from}T00:00:00Z`));
+  if (filters.to) conditions.push(lt(sessions.createdAt, sql`(${filters.to}::date + 1)::timestamptz`));
+
+  const backwards = Boolean(filters.before);
+  if (filters.after) conditions.push(lt(sessions.id, filters.after));
+  if (filters.before) conditions.push(gt(sessions.id, filters.before));
+
+  const rows = await db
+    .select({ session: sessions, payment: payments })
+    .from(sessions)
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(and(...conditions))
+    .orderBy(backwards ? asc(sessions.id) : desc(sessions.id))
+    .limit(size + 1);
+
+  const more = rows.length > size;
+  const page = rows.slice(0, size);
+  if (backwards) page.reverse();
+  const data = page.map((r) => paymentView(r.session, r.payment, business));
+  const first = data[0]?.session_id ?? null;
+  const last = data.at(-1)?.session_id ?? null;
+  // Going forwards, a previous page exists when we came from one; going backwards, a next one does.
+  return {
+    data,
+    next: backwards ? last : more ? last : null,
+    previous: backwards ? (more ? first : null) : filters.after ? first : null,
+  };
+}
