@@ -1,0 +1,45 @@
+import type { ReactNode } from "react";
+import { Badge } from "@/components/ui/badge";
+import type { Staff } from "@/lib/staff/current-staff";
+import { signOutAction } from "../actions";
+import { BusinessSwitcher } from "./business-switcher";
+import { DashboardNav } from "./dashboard-nav";
+
+/** Header (business switcher, who is signed in, sign out), the navigation and the page. */
+export function DashboardShell({ staff, children }: { staff: Staff; children: ReactNode }) {
+  const current = staff.memberships.find((m) => m.businessId === staff.businessId);
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="sticky top-0 z-40 border-b bg-card">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4">
+          <span className="font-semibold tracking-tight">Kassa</span>
+          <BusinessSwitcher
+            current={current ?? { businessId: staff.businessId, businessName: staff.businessId, mode: "live", role: staff.role }}
+            memberships={staff.memberships}
+          />
+          {current?.mode === "sandbox" && (
+            <Badge variant="warning" className="hidden sm:inline-flex">
+              Sandbox
+            </Badge>
+          )}
+          <div className="ml-auto flex items-center gap-3">
+            <span className="hidden max-w-[16rem] truncate text-sm text-muted-foreground md:inline" title={staff.email}>
+              {staff.email} · {staff.role}
+            </span>
+            <form action={signOutAction}>
+              <button type="submit" className="rounded-md px-2 py-1.5 text-sm font-medium text-primary underline-offset-4 hover:underline">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
+        <DashboardNav />
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+"use client";
+
+import Link from "next/link";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { formatMoney } from "@/lib/money";
+import type { PaymentView } from "@/lib/payments/get-payment";
+import { PaymentStatus } from "./payment-status";
+
+const columns: DataTableColumn<PaymentView>[] = [
+  {
+    id: "order",
+    header: "Order",
+    cell: ({ row }) => (
+      <Link href={`/dashboard/payments/${row.original.session_id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+        {row.original.order_id}
+      </Link>
+    ),
+  },
+  {
+    id: "amount",
+    header: "Amount",
+    cell: ({ row }) => <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency)}</span>,
+  },
+  { id: "status", header: "Status", cell: ({ row }) => <PaymentStatus status={row.original.status} /> },
+  {
+    id: "customer",
+    header: "Customer",
+    cell: ({ row }) => (
+      <span className="block max-w-[16rem] truncate">{row.original.customer_details?.email ?? row.original.customer}</span>
+    ),
+  },
+  { id: "method", header: "Method", cell: ({ row }) => row.original.payment_method ?? "—" },
+  { id: "created", header: "Created", cell: ({ row }) => formatDateTime(row.original.created_at) },
+];
+
+export function PaymentsTable({ payments, caption, empty }: { payments: PaymentView[]; caption: string; empty: string }) {
+  return <DataTable columns={columns} data={payments} caption={caption} empty={empty} rowId={(p) => p.session_id} />;
+}

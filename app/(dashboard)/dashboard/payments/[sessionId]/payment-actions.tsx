@@ -1,0 +1,100 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Input, Label } from "@/components/ui/input";
+import { formatMoney } from "@/lib/money";
+import { refundAction, reviewAction, type PaymentActionResult } from "./actions";
+
+function Outcome({ result }: { result: PaymentActionResult }) {
+  if (!result) return null;
+  return (
+    <p
+      role={result.ok ? "status" : "alert"}
+      data-testid="action-result"
+      className={result.ok ? "rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-success" : "rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-destructive"}
+    >
+      {result.message}
+    </p>
+  );
+}
+
+/** Refund (full or partial) when something is left to refund; accept or decline when held for review. */
+export function PaymentActions({
+  sessionId,
+  currency,
+  refundable,
+  inReview,
+}: {
+  sessionId: string;
+  currency: string;
+  /** Cents left to refund (0: nothing, or not a succeeded payment). */
+  refundable: number;
+  inReview: boolean;
+}) {
+  const [refundResult, refund, refunding] = useActionState(refundAction.bind(null, sessionId), null);
+  const [reviewResult, review, reviewing] = useActionState(reviewAction.bind(null, sessionId), null);
+  const [open, setOpen] = useState(false);
+  if (!refundable && !inReview && !refundResult && !reviewResult) return null;
+
+  return (
+    <div className="grid gap-3">
+      <div className="flex flex-wrap gap-2">
+        {inReview && (
+          <form action={review} className="flex flex-wrap gap-2">
+            <Button type="submit" name="decision" value="accept" disabled={reviewing}>
+              Accept payment
+            </Button>
+            <Button type="submit" name="decision" value="decline" variant="destructive" disabled={reviewing}>
+              Decline and refund
+            </Button>
+          </form>
+        )}
+        {refundable > 0 && (
+          <Dialog open={open} onOpenChange={setOpen}>
+            <DialogTrigger asChild>
+              <Button variant="outline">Refund</Button>
+            </DialogTrigger>
+            <DialogContent>
+              <DialogHeader>
+                <DialogTitle>Refund this payment</DialogTitle>
+                <DialogDescription>
+                  Up to {formatMoney(refundable, currency)} can still be refunded. Leave the amount empty to refund all of it.
+                </DialogDescription>
+              </DialogHeader>
+              <form
+                action={async (form) => {
+                  await refund(form);
+                  setOpen(false);
+                }}
+                className="grid gap-4"
+              >
+                <div className="grid gap-1.5">
+                  <Label htmlFor="refund-amount">Amount ({currency})</Label>
+                  <Input id="refund-amount" name="amount" inputMode="decimal" placeholder={(refundable / 100).toFixed(2)} autoComplete="off" />
+                </div>
+                <div className="grid gap-1.5">
+                  <Label htmlFor="refund-note">Note for the provider (optional)</Label>
+                  <Input id="refund-note" name="note" maxLength={500} autoComplete="off" />
+                </div>
+                <DialogFooter>
+                  <DialogClose asChild>
+                    <Button type="button" variant="ghost">
+                      Cancel
+                    </Button>
+                  </DialogClose>
+                  <Button type="submit" disabled={refunding}>
+                    Refund
+                  </Button>
+                </DialogFooter>
+              </form>
+            </DialogContent>
+          </Dialog>
+        )}
+      </div>
+      <Outcome result={reviewResult} />
+      <Outcome result={refundResult} />
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { Search } from "lucide-react";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Input, Label } from "@/components/ui/input";
+import { Pagination } from "@/components/ui/pagination";
+import { Select } from "@/components/ui/select";
+import { listPayments } from "@/lib/dashboard/list-payments";
+import { listStatuses, parsePaymentFilters, type PaymentFilters } from "@/lib/dashboard/payment-filters";
+import { paymentStatusLabel } from "@/lib/dashboard/format";
+import { getDb } from "@/lib/db";
+import { requireStaffFor } from "@/lib/staff/current-staff";
+import { PaymentsTable } from "../_components/payments-table";
+
+export const metadata = { title: "Payments" };
+
+const methods = ["credit", "apple_pay", "google_pay", "bitcoin", "pix_br"];
+
+/** The list's URL with these filters and one cursor. */
+function pageHref(filters: PaymentFilters, cursor: { after?: string; before?: string }): string {
+  const params = new URLSearchParams();
+  for (const key of ["q", "status", "method", "from", "to"] as const) if (filters[key]) params.set(key, filters[key]!);
+  if (cursor.after) params.set("after", cursor.after);
+  if (cursor.before) params.set("before", cursor.before);
+  const query = params.toString();
+  return `/dashboard/payments${query ? `?${query}` : ""}`;
+}
+
+// GET /dashboard/payments?q=&status=&method=&from=&to=&after=|before=: server-paginated, newest first.
+export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const staff = await requireStaffFor("read");
+  const parsed = parsePaymentFilters(await searchParams);
+  const filters = parsed.filters;
+  const page = await listPayments(await getDb(), staff.businessId, filters);
+  const filtered = Boolean(filters.q || filters.status || filters.method || filters.from || filters.to);
+  const fieldError = (key: string) => (!parsed.ok ? parsed.fields[key]?.join(", ") : undefined);
+
+  return (
+    <div className="grid gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
+
+      <Card>
+        <CardContent className="pt-4 sm:pt-5">
+          <form method="get" action="/dashboard/payments" role="search" aria-label="Search and filter payments" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end">
+            <div className="grid gap-1.5 sm:col-span-2">
+              <Label htmlFor="q">Search</Label>
+              <Input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order id, customer e-mail or session id" aria-invalid={fieldError("q") ? true : undefined} />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="status">Status</Label>
+              <Select id="status" name="status" defaultValue={filters.status ?? ""}>
+                <option value="">Any status</option>
+                {listStatuses.map((s) => (
+                  <option key={s} value={s}>
+                    {paymentStatusLabel(s === "open" ? null : s).label}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="method">Method</Label>
+              <Select id="method" name="method" defaultValue={filters.method ?? ""}>
+                <option value="">Any method</option>
+                {[...new Set([...methods, ...(filters.method ? [filters.method] : [])])].map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="from">Created from</Label>
+              <Input id="from" name="from" type="date" defaultValue={filters.from ?? ""} aria-invalid={fieldError("from") ? true : undefined} />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="to">Created until</Label>
+              <Input id="to" name="to" type="date" defaultValue={filters.to ?? ""} aria-invalid={fieldError("to") ? true : undefined} />
+            </div>
+            <div className="flex gap-2 sm:col-span-2 lg:col-span-6">
+              <Button type="submit">
+                <Search aria-hidden /> Search
+              </Button>
+              {filtered && (
+                <Button asChild variant="ghost">
+                  <Link href="/dashboard/payments">Clear filters</Link>
+                </Button>
+              )}
+            </div>
+          </form>
+          {!parsed.ok && (
+            <p role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-destructive">
+              Some filters were ignored. {parsed.message}
+            </p>
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardContent className="grid gap-4 pt-2 sm:pt-3">
+          <PaymentsTable
+            payments={page.data}
+            caption="Payments"
+            empty={filtered ? "No payment matches these filters." : "No payments yet. Create a session with the API to see it here."}
+          />
+          <Pagination
+            label="Payments pages"
+            previousHref={page.previous ? pageHref(filters, { before: page.previous }) : null}
+            nextHref={page.next ? pageHref(filters, { after: page.next }) : null}
+          />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
