@@ -23,6 +23,8 @@ export const businesses = pgTable("businesses", {
   fraudScreeningFeeCents: integer("fraud_screening_fee_cents").notNull().default(0),
   /** Fraud screening thresholds (lib/fraud/fraud-settings.ts); null: the defaults. */
   fraudSettings: jsonb("fraud_settings").$type<Record<string, unknown>>(),
+  /** Checkout branding: accent colour `#rrggbb` (lower case) of the hosted pages; null: Kassa's default. */
+  brandColor: text("brand_color"),
   /** Sandbox clock: milliseconds this business's clock runs ahead of real time. */
   clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),
   /**
@@ -31,7 +33,10 @@ export const businesses = pgTable("businesses", {
    */
   stripeTestClockId: text("stripe_test_clock_id"),
   createdAt: createdAt(),
-}, (t) => [check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`)]);
+}, (t) => [
+  check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),
+  check("businesses_brand_color_hex", sql`${t.brandColor} ~ '^#[0-9a-f]{6}$'`),
+]);
 
 export const apiKeys = pgTable(
   "api_keys",

@@ -15,3 +15,4 @@ export * from "./sandbox-provider";
 export * from "./subscriptions";
 export * from "./stripe-emulator";
 export * from "./staff";
+export * from "./branding";
