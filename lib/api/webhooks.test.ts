@@ -871,3 +871,55 @@ describe("webhook operations API: no input gives a 500", () => {
     );
   });
 });
+
+describe("webhook operations under concurrency (truly parallel on PostgreSQL)", () => {
+  it("starts exactly one round when the same event is resent in parallel", async () => {
+    const hooks = await receiver(() => ({ status: 500 }));
+    const biz = await createWebhookBusiness(hooks.url);
+    const w = worker();
+    const event = (await payAndEmit(biz, await createSessionRow(biz)))!;
+    await waitUntil(settled(event.id));
+    await w.stop();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        api("POST", `/webhooks/events/${event.id}/resend`, { key: biz.secretKey }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const [row] = await testDb().select().from(webhookEvents).where(eq(webhookEvents.id, event.id));
+    expect(row!.round).toBe(2);
+  });
+
+  it("logs the signatures each attempt really carried while rotations run beside deliveries", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    worker();
+    const sent = await Promise.all([
+      ...Array.from({ length: 8 }, () =>
+        api<WebhookEventView>("POST", "/webhooks/test", { key: biz.secretKey }),
+      ),
+      ...Array.from({ length: 3 }, () =>
+        api("POST", "/webhooks/token/rotate", { key: biz.secretKey, body: { overlap_seconds: 3600 } }),
+      ),
+    ]);
+    expect(sent.map((s) => s.status).sort()).toEqual([...Array(3).fill(200), ...Array(8).fill(201)]);
+    const events = sent.filter((s) => s.status === 201).map((s) => (s.body as WebhookEventView).id);
+    // Two more after every rotation: their log must be complete.
+    for (let i = 0; i < 2; i++)
+      events.push((await api<WebhookEventView>("POST", "/webhooks/test", { key: biz.secretKey })).body.id);
+    for (const id of events) await waitUntil(settled(id));
+    let complete = 0;
+    for (const id of events) {
+      const got = hooks.requests.find((r) => r.headers["webhook-id"] === id)!;
+      const { request } = (await getEvent(biz, id)).body.attempts[0]!;
+      expect(request!.headers["webhook-timestamp"]).toBe(got.headers["webhook-timestamp"]);
+      // What the log shows is what was sent; when the signers are not known for sure, nothing is guessed.
+      if (request!.headers_complete) {
+        complete += 1;
+        expect(request!.headers.Signature).toBe(got.headers.signature);
+        expect(request!.headers["webhook-signature"]).toBe(got.headers["webhook-signature"]);
+      } else expect(request!.headers).not.toHaveProperty("Signature");
+    }
+    expect(complete).toBeGreaterThanOrEqual(2);
+  });
+});
