@@ -3,7 +3,14 @@ import { findBusiness } from "@/lib/businesses/create-business";
 import { ValidationError } from "@/lib/errors";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { validateWebhookUrl } from "./validate-webhook-url";
-import { revealWebhookToken, rotateWebhookToken, webhookSigningTokens } from "./webhook-token";
+import {
+  maxRotationOverlapSeconds,
+  revealWebhookToken,
+  rotateWebhookToken,
+  tokensSigningAt,
+  webhookSigningTokens,
+  webhookTokenHistory,
+} from "./webhook-token";
 
 describe("webhook token", () => {
   it("is generated per business, revealed, and rotated with an overlap window", async () => {
@@ -27,6 +34,41 @@ describe("webhook token", () => {
       [token],
     );
     await expect(rotateWebhookToken(testDb(), "biz_missing")).rejects.toThrow(/No such business/);
+  });
+});
+
+describe("tokensSigningAt (the attempt log's view of who signed)", () => {
+  it("follows webhookSigningTokens after the latest rotation and refuses to guess before it", async () => {
+    const biz = await createTestBusiness();
+    const never = await webhookTokenHistory(testDb(), biz.business.id);
+    expect(tokensSigningAt(never, new Date(0))).toEqual([biz.webhookToken]);
+
+    const before = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    const { token, previousValidUntil } = await rotateWebhookToken(testDb(), biz.business.id, {
+      overlapSeconds: 60,
+    });
+    const history = await webhookTokenHistory(testDb(), biz.business.id);
+    const rotatedAt = history.rotation!.rotatedAt;
+    expect(tokensSigningAt(history, before)).toBeNull();
+    expect(tokensSigningAt(history, rotatedAt)).toBeNull(); // the same millisecond: not known for sure
+    const inside = new Date(rotatedAt.getTime() + 1);
+    expect(tokensSigningAt(history, inside)).toEqual([token, biz.webhookToken]);
+    const rotated = (await findBusiness(testDb(), biz.business.id))!;
+    expect(await webhookSigningTokens(testDb(), rotated, inside)).toEqual(tokensSigningAt(history, inside));
+    expect(tokensSigningAt(history, previousValidUntil)).toEqual([token]);
+  });
+
+  it("bounds the overlap: 0 to 7 days, whole seconds", async () => {
+    const biz = await createTestBusiness();
+    for (const overlapSeconds of [-1, maxRotationOverlapSeconds + 1, 1.5, Number.NaN])
+      await expect(rotateWebhookToken(testDb(), biz.business.id, { overlapSeconds })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+    expect(await revealWebhookToken(testDb(), biz.business.id)).toBe(biz.webhookToken);
+    const { previousValidUntil } = await rotateWebhookToken(testDb(), biz.business.id, { overlapSeconds: 0 });
+    const rotated = (await findBusiness(testDb(), biz.business.id))!;
+    expect(await webhookSigningTokens(testDb(), rotated, previousValidUntil)).toHaveLength(1);
   });
 });
 
