@@ -1,0 +1,117 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { webhookEventTypes } from "@/db/schema";
+import type { Staff } from "@/lib/staff/current-staff";
+import { getWebhookEventView } from "@/lib/webhooks/list-webhook-events";
+import { resendFailedWebhookEvents, resendWebhookEvent } from "@/lib/webhooks/resend-webhook-events";
+import { sendTestWebhookEvent } from "@/lib/webhooks/send-test-webhook-event";
+import { updateWebhookEndpoint, type WebhookEndpointView } from "@/lib/webhooks/webhook-endpoint";
+import { maxRotationOverlapSeconds, revealWebhookToken, rotateWebhookToken } from "@/lib/webhooks/webhook-token";
+import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+
+const eventId = z.string({ error: "event is required" }).regex(/^evt_[0-9A-Za-z]{1,64}$/, { error: "No such webhook event" });
+
+/** How long the replaced token keeps signing (deliveries carry both signatures meanwhile). */
+export const tokenOverlapChoices = [
+  { seconds: 0, label: "Stop signing with the old token now" },
+  { seconds: 60 * 60, label: "1 hour" },
+  { seconds: 24 * 60 * 60, label: "24 hours" },
+  { seconds: maxRotationOverlapSeconds, label: "7 days" },
+] as const;
+
+const endpointSchema = z.object({
+  business: businessIdField,
+  url: z.string({ error: "url must be text" }).max(2048, { error: "url must be at most 2048 characters" }),
+  events: z.array(z.enum(webhookEventTypes, { error: "Unknown event kind" }), { error: "Choose event kinds" }).max(webhookEventTypes.length * 4),
+});
+
+const businessOnly = z.object({ business: businessIdField });
+
+const rotateSchema = z.object({
+  business: businessIdField,
+  overlap: z.coerce
+    .number({ error: "Choose how long the old token keeps signing" })
+    .refine((n) => tokenOverlapChoices.some((c) => c.seconds === n), { error: "Choose how long the old token keeps signing" }),
+});
+
+const resendSchema = z.object({ business: businessIdField, event: eventId });
+
+/** `datetime-local` (read as UTC, like every time the dashboard shows) or a full ISO time. */
+const sinceSchema = z.object({
+  business: businessIdField,
+  since: z
+    .string({ error: "since is required" })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/, { error: "Enter a time like 2026-11-22T04:00 (UTC)" })
+    .transform((v) => new Date(/(Z|[+-]\d{2}:\d{2})$/.test(v) ? v : `${v}Z`))
+    .refine((d) => !Number.isNaN(d.getTime()), { error: "Not a real time" }),
+});
+
+const testSchema = z.object({ business: businessIdField, type: z.enum(webhookEventTypes, { error: "Unknown event kind" }) });
+
+/** Set the URL (empty: stop sending) and the enabled event kinds, with `business create`'s URL rules. */
+export async function updateWebhookEndpointAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<WebhookEndpointView>> {
+  return runStaffAction(staff, "webhooks", endpointSchema, input, async (form, businessId) => {
+    const url = form.url.trim();
+    const updated = await updateWebhookEndpoint(db, businessId, { url: url === "" ? null : url, events: form.events });
+    return {
+      message: updated.url ? "Webhook settings saved." : "Webhook settings saved. No URL is set: new events are recorded as skipped.",
+      data: updated,
+    };
+  });
+}
+
+/** The signing token in clear, for the click-to-reveal field. */
+export async function revealWebhookTokenAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<string>> {
+  return runStaffAction(staff, "webhooks", businessOnly, input, async (_form, businessId) => ({
+    message: "Token shown.",
+    data: await revealWebhookToken(db, businessId),
+  }));
+}
+
+/** A new signing token; the old one keeps signing (a second signature) for the chosen overlap. */
+export async function rotateWebhookTokenAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<string>> {
+  return runStaffAction(staff, "webhooks", rotateSchema, input, async (form, businessId) => {
+    const { token, previousValidUntil } = await rotateWebhookToken(db, businessId, { overlapSeconds: form.overlap });
+    return {
+      message:
+        form.overlap === 0
+          ? "The token is rotated; deliveries are signed with the new token only."
+          : `The token is rotated; deliveries are signed with both tokens until ${previousValidUntil.toISOString()}.`,
+      data: token,
+    };
+  });
+}
+
+/** Send one event again: a new round with the full retry schedule, same body and webhook-id. */
+export async function resendWebhookEventAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
+  return runStaffAction(staff, "webhooks", resendSchema, input, async (form, businessId) => {
+    await resendWebhookEvent(db, businessId, form.event);
+    const view = await getWebhookEventView(db, businessId, form.event);
+    return { message: `Event ${view.id} (${view.type}) is being sent again.` };
+  });
+}
+
+/** Resend every event whose delivery finally failed at or after a time. */
+export async function resendFailedWebhookEventsAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<number>> {
+  return runStaffAction(staff, "webhooks", sinceSchema, input, async (form, businessId) => {
+    const count = await resendFailedWebhookEvents(db, businessId, form.since);
+    return {
+      message: count === 0 ? "No event failed since then: nothing to resend." : `${count} failed event${count === 1 ? " is" : "s are"} being sent again.`,
+      data: count,
+    };
+  });
+}
+
+/** A test event of a kind (marked `test: true`), delivered like any other. */
+export async function sendTestWebhookEventAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<string>> {
+  return runStaffAction(staff, "webhooks", testSchema, input, async (form, businessId) => {
+    const event = await sendTestWebhookEvent(db, businessId, form.type);
+    return { message: `Test event ${event.id} (${event.type}) is queued for delivery.`, data: event.id };
+  });
+}
+
+/** The resend form's default: a day ago, as a UTC `datetime-local` value. */
+export function resendSinceDefault(now: Date = new Date()): string {
+  return new Date(now.getTime() - 24 * 60 * 60_000).toISOString().slice(0, 16);
+}
