@@ -1,0 +1,184 @@
+"use client";
+
+import { createContext, useActionState, useContext, useEffect, useId, useState, type ReactNode } from "react";
+import { Button, type ButtonProps } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Input, Label } from "@/components/ui/input";
+import { cn } from "@/components/ui/cn";
+import type { StaffActionResult } from "@/lib/dashboard/staff-action";
+
+/** A staff server action as forms call it (useActionState). */
+export type StaffFormAction = (previous: StaffActionResult, form: FormData) => Promise<StaffActionResult>;
+
+// The page-wide message of the last action: a form may vanish once its action succeeds (an
+// approved withdrawal leaves the pending list), so what was done is told here, not in the form.
+const AnnounceContext = createContext<((result: StaffActionResult) => void) | null>(null);
+const ResultContext = createContext<StaffActionResult>(null);
+
+function Outcome({ result, className }: { result: StaffActionResult; className?: string }) {
+  if (!result) return null;
+  return (
+    <p
+      role={result.ok ? "status" : "alert"}
+      data-testid="action-result"
+      className={cn(
+        "rounded-md border px-3 py-2 text-sm [overflow-wrap:anywhere]",
+        result.ok ? "border-green-200 bg-green-50 text-success" : "border-red-200 bg-red-50 text-destructive",
+        className,
+      )}
+    >
+      {result.message}
+    </p>
+  );
+}
+
+/** Holds the last action's outcome for the page, in a live region at the top of its content. */
+export function ActionFeedback({ children }: { children: ReactNode }) {
+  const [last, setLast] = useState<StaffActionResult>(null);
+  return (
+    <AnnounceContext value={setLast}>
+      <div aria-live="polite" className="empty:hidden">
+        {last ? <Outcome result={last} /> : null}
+      </div>
+      {children}
+    </AnnounceContext>
+  );
+}
+
+function useStaffForm(action: StaffFormAction) {
+  const [result, formAction, pending] = useActionState(action, null);
+  const announce = useContext(AnnounceContext);
+  useEffect(() => {
+    if (result && announce) announce(result);
+  }, [result, announce]);
+  // Inline only when nothing on the page announces it.
+  return { result, formAction, pending, inline: announce ? null : result };
+}
+
+function Hidden({ values }: { values: Record<string, string> }) {
+  return Object.entries(values).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
+}
+
+/** A labelled input whose field messages (from the action's validation) are tied to it. */
+export function FormField({ name, label, hint, className, ...props }: { name: string; label: string; hint?: string } & React.ComponentProps<"input">) {
+  const result = useContext(ResultContext);
+  const id = useId();
+  const errors = result && !result.ok ? result.fields?.[name] : undefined;
+  const describedBy = [hint ? `${id}-hint` : null, errors ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={cn("grid gap-1.5", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      {errors ? (
+        <p id={`${id}-error`} className="text-xs text-destructive">
+          {errors.join("; ")}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A form posting to a staff action, with hidden values, optional fields and one submit button. */
+export function ActionForm({
+  action,
+  hidden,
+  submitLabel,
+  variant,
+  size,
+  children,
+  className,
+  "aria-label": ariaLabel,
+}: {
+  action: StaffFormAction;
+  hidden: Record<string, string>;
+  submitLabel: ReactNode;
+  variant?: ButtonProps["variant"];
+  size?: ButtonProps["size"];
+  children?: ReactNode;
+  className?: string;
+  "aria-label"?: string;
+}) {
+  const { result, formAction, pending, inline } = useStaffForm(action);
+  return (
+    <ResultContext value={result}>
+      <form action={formAction} className={cn("grid gap-3", className)} aria-label={ariaLabel}>
+        <Hidden values={hidden} />
+        {children}
+        <div>
+          <Button type="submit" variant={variant} size={size} disabled={pending} aria-disabled={pending}>
+            {submitLabel}
+          </Button>
+        </div>
+        <Outcome result={inline} />
+      </form>
+    </ResultContext>
+  );
+}
+
+/** A button opening a dialog whose form posts to a staff action; the dialog closes when it succeeds. */
+export function DialogActionForm({
+  action,
+  hidden,
+  triggerLabel,
+  triggerVariant = "outline",
+  title,
+  description,
+  submitLabel,
+  submitVariant,
+  children,
+}: {
+  action: StaffFormAction;
+  hidden: Record<string, string>;
+  triggerLabel: ReactNode;
+  triggerVariant?: ButtonProps["variant"];
+  title: string;
+  description: ReactNode;
+  submitLabel: string;
+  submitVariant?: ButtonProps["variant"];
+  children?: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const { result, formAction, pending } = useStaffForm(async (previous, form) => {
+    const outcome = await action(previous, form);
+    if (outcome?.ok) setOpen(false);
+    return outcome;
+  });
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant={triggerVariant} size="sm">
+          {triggerLabel}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        <ResultContext value={result}>
+          <form action={formAction} className="grid gap-4">
+            <Hidden values={hidden} />
+            {children}
+            {result && !result.ok ? <Outcome result={result} /> : null}
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button type="button" variant="ghost">
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button type="submit" variant={submitVariant} disabled={pending}>
+                {submitLabel}
+              </Button>
+            </DialogFooter>
+          </form>
+        </ResultContext>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
