@@ -1,0 +1,21 @@
+/** Search parameters as Next gives them to a page. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** One text parameter, trimmed, at most `max` characters; undefined when absent, repeated or too long. */
+export function textParam(params: SearchParams, key: string, max = 200): string | undefined {
+  const value = params[key];
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed && trimmed.length <= max ? trimmed : undefined;
+}
+
+/** A cursor parameter: an id of the given prefix (a ULID after it), else undefined. */
+export function cursorParam(params: SearchParams, key: string, prefix: string): string | undefined {
+  const value = params[key];
+  return typeof value === "string" && new RegExp(`^${prefix}_[0-9A-Z]{26}$`).test(value) ? value : undefined;
+}
+
+export function hrefWith(path: string, values: Record<string, string | undefined>): string {
+  const qs = new URLSearchParams(Object.entries(values).filter((e): e is [string, string] => Boolean(e[1]))).toString();
+  return `${path}${qs ? `?${qs}` : ""}`;
+}

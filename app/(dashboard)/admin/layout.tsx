@@ -1,0 +1,82 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
+import { requireStaff } from "@/lib/staff/current-staff";
+import { StyleNonce } from "../dashboard/_components/style-nonce";
+import { signOutAction } from "../dashboard/actions";
+import { AdminNav } from "./_components/admin-nav";
+import "../dashboard/dashboard.css";
+
+export const metadata: Metadata = {
+  title: { default: "Support console · Kassa", template: "%s · Kassa support" },
+  robots: { index: false, follow: false },
+};
+
+/** The CSP nonce proxy.ts put on this request. */
+async function requestNonce(): Promise<string | undefined> {
+  const policy = (await headers()).get("content-security-policy") ?? "";
+  return /'nonce-([^']+)'/.exec(policy)?.[1];
+}
+
+// /admin/*: service support's console, across businesses. Signed out: the sign-in page (proxy.ts
+// and requireStaff). Signed in without the admin flag: a 403 page instead of the console. Every
+// page and action checks again (requireAdmin, supportConsole, runSupportCommand).
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const [staff, nonce] = await Promise.all([requireStaff(), requestNonce()]);
+  return (
+    <div className="min-h-screen bg-background font-sans text-foreground">
+      <StyleNonce nonce={nonce} />
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-[60] focus:rounded-md focus:bg-card focus:px-4 focus:py-2 focus:shadow-md"
+      >
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-40 border-b bg-foreground text-background">
+        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4">
+          <span className="font-semibold tracking-tight">Kassa support</span>
+          <div className="ml-auto flex items-center gap-3">
+            <span className="hidden max-w-[16rem] truncate text-sm md:inline" title={staff.email}>
+              {staff.email}
+            </span>
+            <Link href="/dashboard" className="rounded-md px-2 py-1.5 text-sm font-medium underline-offset-4 hover:underline">
+              Dashboard
+            </Link>
+            <form action={signOutAction}>
+              <button type="submit" className="rounded-md px-2 py-1.5 text-sm font-medium underline-offset-4 hover:underline">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      {staff.isAdmin ? (
+        <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
+          <AdminNav />
+          <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
+            {children}
+          </main>
+        </div>
+      ) : (
+        <main id="main" tabIndex={-1} className="mx-auto w-full max-w-xl px-4 py-10 focus:outline-none">
+          <Card role="alert">
+            <CardHeader>
+              <h1 className="text-xl font-semibold">403: support only</h1>
+              <CardDescription>
+                The support console is for Kassa&apos;s service support. Your account ({staff.email}) is staff of a business: use the
+                dashboard.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Link href="/dashboard" className="font-medium text-primary underline-offset-4 hover:underline">
+                Go to the dashboard
+              </Link>
+            </CardContent>
+          </Card>
+        </main>
+      )}
+    </div>
+  );
+}

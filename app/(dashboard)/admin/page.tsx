@@ -1,0 +1,124 @@
+import Link from "next/link";
+import { ActionForm } from "@/components/action-form";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Pagination } from "@/components/ui/pagination";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { supportConsole } from "@/lib/admin/support-console";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { getDb } from "@/lib/db";
+import { requireAdmin } from "@/lib/staff/current-staff";
+import { supportAction } from "./actions";
+import { cursorParam, hrefWith, textParam, type SearchParams } from "./_components/search-params";
+import { SearchForm } from "./_components/search-form";
+
+export const metadata = { title: "Businesses" };
+
+// GET /admin?q=&after=: what waits for support, and every business (search, open as support).
+export default async function AdminHome({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const support = supportConsole(await getDb(), await requireAdmin());
+  const params = await searchParams;
+  const q = textParam(params, "q");
+  const after = cursorParam(params, "after", "biz");
+  const [counts, found] = await Promise.all([support.counts(), support.searchBusinesses({ q, after })]);
+
+  return (
+    <div className="grid gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Support console</h1>
+      <section aria-label="Waiting for support" className="grid gap-4 sm:grid-cols-3">
+        <Card>
+          <CardHeader>
+            <CardDescription>Businesses</CardDescription>
+            <p className="text-2xl font-semibold tabular-nums">{counts.businesses}</p>
+          </CardHeader>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardDescription>
+              <Link href="/admin/reviews" className="text-primary underline-offset-4 hover:underline">
+                Payments held for review
+              </Link>
+            </CardDescription>
+            <p className="text-2xl font-semibold tabular-nums" data-testid="in-review-count">
+              {counts.inReview}
+            </p>
+          </CardHeader>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardDescription>
+              <Link href="/admin/deliveries" className="text-primary underline-offset-4 hover:underline">
+                Failed webhook deliveries
+              </Link>
+            </CardDescription>
+            <p className="text-2xl font-semibold tabular-nums">{counts.failedDeliveries}</p>
+          </CardHeader>
+        </Card>
+      </section>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Businesses</CardTitle>
+          <CardDescription>Open one as support to see and run it in the dashboard, as `admin`.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <SearchForm action="/admin" label="Business name or id" placeholder="Demo Shop, biz_01…" q={q} />
+          {found.data.length === 0 ? (
+            <p className="text-sm text-muted-foreground">{q ? "No business matches." : "No businesses yet."}</p>
+          ) : (
+            <Table data-testid="businesses">
+              <TableCaption className="sr-only">Businesses, newest first</TableCaption>
+              <TableHeader>
+                <TableRow>
+                  <TableHead scope="col">Business</TableHead>
+                  <TableHead scope="col">Mode</TableHead>
+                  <TableHead scope="col">Payouts</TableHead>
+                  <TableHead scope="col">Webhook URL</TableHead>
+                  <TableHead scope="col">Created</TableHead>
+                  <TableHead scope="col">
+                    <span className="sr-only">Actions</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {found.data.map((b) => (
+                  <TableRow key={b.id}>
+                    <TableCell>
+                      <span className="grid">
+                        <span className="font-medium">
+                          {b.name}
+                          {b.isDemo ? " (demo)" : ""}
+                        </span>
+                        <span className="font-mono text-xs text-muted-foreground">{b.id}</span>
+                      </span>
+                    </TableCell>
+                    <TableCell>{b.mode === "sandbox" ? <Badge variant="warning">sandbox</Badge> : <Badge variant="outline">live</Badge>}</TableCell>
+                    <TableCell>{b.payoutsEnabled ? "enabled" : "disabled"}</TableCell>
+                    <TableCell className="max-w-[14rem] truncate" title={b.webhookUrl ?? undefined}>
+                      {b.webhookUrl ?? "—"}
+                    </TableCell>
+                    <TableCell>{formatDateTime(b.createdAt)}</TableCell>
+                    <TableCell>
+                      <ActionForm
+                        action={supportAction}
+                        hidden={{ intent: "open_business", business_id: b.id }}
+                        submitLabel={<span>Open as support<span className="sr-only">: {b.name}</span></span>}
+                        variant="outline"
+                        size="sm"
+                      />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          <Pagination
+            label="Businesses pages"
+            previousHref={after ? hrefWith("/admin", { q }) : null}
+            nextHref={found.next ? hrefWith("/admin", { q, after: found.next }) : null}
+          />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
