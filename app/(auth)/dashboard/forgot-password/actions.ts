@@ -1,0 +1,31 @@
+"use server";
+
+import { headers } from "next/headers";
+import { getDb } from "@/lib/db";
+import { origin } from "@/lib/env";
+import { clientIp } from "@/lib/http/client-ip";
+import { isEmail, normalizeEmail } from "@/lib/staff/email";
+import { LoginRateLimitedError } from "@/lib/staff/errors";
+import { requestPasswordReset } from "@/lib/staff/password-reset";
+import type { AuthFormState } from "../_auth/auth-form-state";
+
+const sent =
+  "If an account uses that e-mail, a link to choose a new password is on its way; it works for one hour, once. (No mailer is set up yet: outside production the link is written to the server's log.)";
+
+// The answer never says whether the e-mail has an account.
+export async function requestResetAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {
+  const email = normalizeEmail(String(form.get("email") ?? "").slice(0, 320));
+  if (!isEmail(email)) return { email, error: "Enter an e-mail address." };
+  const ip = clientIp(new Request("http://kassa.invalid/", { headers: await headers() }));
+  try {
+    await requestPasswordReset(await getDb(), {
+      email,
+      ip,
+      linkFor: (token) => `${origin()}/dashboard/reset-password?token=${encodeURIComponent(token)}`,
+    });
+  } catch (error) {
+    if (error instanceof LoginRateLimitedError) return { email, error: "Too many requests. Try again later." };
+    throw error;
+  }
+  return { notice: sent };
+}
