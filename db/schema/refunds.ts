@@ -46,6 +46,8 @@ export const refunds = pgTable(
     ledgerAmount: integer("ledger_amount").notNull().default(0),
     status: text("status", { enum: refundStatuses }).notNull().default("pending"),
     reason: text("reason", { enum: refundReasons }).notNull(),
+    /** The merchant's free-text reason (at most 500 characters), also sent to the provider as metadata. */
+    note: text("note"),
     providerRefundId: text("provider_refund_id"),
     ledgerTransactionId: text("ledger_transaction_id").references(() => ledgerTransactions.id),
     /** The credit that returned `ledger_amount` when the provider refused the refund. */

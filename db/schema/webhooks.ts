@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 import { payments } from "./payments";
@@ -71,6 +71,12 @@ export const webhookDeliveries = pgTable(
     number: integer("number").notNull(),
     round: integer("round").notNull(),
     url: text("url"),
+    /**
+     * The request headers exactly as sent (signatures included: HMACs, never the token; a URL's
+     * user:password goes as Basic auth and is not here). Written with the reservation, before
+     * sending; null for attempts without a URL and for rows from before migration 0011.
+     */
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
     startedAt: tsCol("started_at").notNull(),
     finishedAt: tsCol("finished_at"),
     durationMs: integer("duration_ms"),
