@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { businessLogos } from "@/db/schema";
 import { ValidationError } from "@/lib/errors";
-import { createTestBusiness, testDb } from "@/test/helpers";
+import { getCheckoutPage } from "@/lib/checkout/get-checkout";
+import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
 import { accentCss, accentPalette, contrastRatio, minimumTextContrast } from "./accent-color";
 import { getBranding, logoPath } from "./get-branding";
 import { maxLogoBytes, sniffLogoType } from "./logo-image";
@@ -130,3 +131,20 @@ describe("GET /brand/{business_id}/logo/{version}", () => {
     expect((await logoResponse(testDb(), business.id, current)).headers.get("content-type")).toBe("image/png");
   });
 });
+
+describe("the hosted pages' data", () => {
+  it("the checkout page's data carries the business's branding, and the defaults when it has none", async () => {
+    const branded = await createTestBusiness();
+    const plain = await createTestBusiness();
+    await setBrandColor(testDb(), branded.business.id, "#ffd400");
+    const { sha256 } = await setBrandLogo(testDb(), branded.business.id, pngImage());
+    const open = async (key: string) => {
+      const res = await api<{ session_id: string }>("POST", "/session", { key, body: sessionBody() });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return (await getCheckoutPage(testDb(), res.body.session_id))!;
+    };
+    expect((await open(branded.secretKey)).branding).toEqual({ palette: accentPalette("#ffd400"), logoUrl: logoPath(branded.business.id, sha256) });
+    expect((await open(plain.secretKey)).branding).toEqual({ palette: null, logoUrl: null });
+  });
+});
+

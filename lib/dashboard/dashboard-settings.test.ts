@@ -6,6 +6,7 @@ import { maxLogoBytes } from "@/lib/branding/logo-image";
 import { pngImage, svgImage } from "@/lib/branding/testing-images";
 import { returnUrlProblem } from "@/lib/businesses/update-business-settings";
 import { defaultFraudSettings, fraudSettingsOf } from "@/lib/fraud/fraud-settings";
+import { velocityRulesOf } from "@/lib/fraud/velocity-rules-of";
 import type { StaffRole } from "@/lib/staff/current-staff";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { getSettingsView, saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs } from "./settings-actions";
@@ -156,6 +157,28 @@ describe("Settings: fraud screening", () => {
     expect(fraudSettingsOf(await row(business.id))).toMatchObject({ enabled: false, declineAmountCents: 2_000_000 });
     expect((await row(business.id)).fraudScreeningFeeCents).toBe(0);
     expect((await getSettingsView(testDb(), business.id)).fraud.enabled).toBe(false);
+  });
+
+  it("stores only what changed, so saving the form does not switch on sandbox velocity rules left at their defaults", async () => {
+    const { business } = await createTestBusiness();
+    const owner = staffFor(business.id, "owner");
+    const d = defaultFraudSettings;
+    const unchanged = fraudForm(business.id, {
+      review_amount: "5000.00",
+      velocity_window_minutes: String(d.velocityWindowSeconds / 60),
+      max_attempts_per_card: String(d.maxAttemptsPerCard),
+      max_attempts_per_ip: String(d.maxAttemptsPerIp),
+      max_attempts_per_email: String(d.maxAttemptsPerEmail),
+      country_mismatch: d.countryMismatch,
+      elevated_risk: d.elevatedRisk,
+      highest_risk: d.highestRisk,
+      screening_fee: "0.00",
+    });
+    expect(await saveFraudSettingsAs(testDb(), owner, unchanged)).toMatchObject({ ok: true });
+    expect((await row(business.id)).fraudSettings ?? {}).toEqual({});
+    await saveFraudSettingsAs(testDb(), owner, { ...unchanged, max_attempts_per_ip: "40" });
+    expect((await row(business.id)).fraudSettings).toEqual({ maxAttemptsPerIp: 40 });
+    expect(velocityRulesOf(await row(business.id))).toEqual({ card: false, ip: true, email: false });
   });
 
   it("refuses out-of-range values with each field's message and changes nothing", async () => {

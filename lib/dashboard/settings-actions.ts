@@ -133,20 +133,28 @@ export async function saveFraudSettingsAs(db: Db, staff: Staff, input: unknown):
   return runStaffAction(staff, "settings", fraudSchema, input, async (form, businessId) => {
     if (form.review_amount !== null && form.decline_amount !== null && form.decline_amount < form.review_amount)
       throw new ValidationError({ decline_amount: ["The decline amount must not be below the review amount"] });
+    const wanted: FraudSettings = {
+      enabled: form.enabled === "on",
+      reviewAmountCents: form.review_amount,
+      declineAmountCents: form.decline_amount,
+      velocityWindowSeconds: form.velocity_window_minutes * 60,
+      maxAttemptsPerCard: form.max_attempts_per_card,
+      maxAttemptsPerIp: form.max_attempts_per_ip,
+      maxAttemptsPerEmail: form.max_attempts_per_email,
+      countryMismatch: form.country_mismatch,
+      elevatedRisk: form.elevated_risk,
+      highestRisk: form.highest_risk,
+    };
+    // Only what differs from the settings in force is stored: in the sandbox a velocity rule
+    // applies once its limit is set explicitly (velocityRulesOf), and saving the form must not
+    // switch rules on that the owner left alone.
+    const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
+    if (!business) throw new NotFoundError("business_not_found", "No such business");
+    const current = fraudSettingsOf(business);
+    const changes = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => current[key as keyof FraudSettings] !== value)) as Partial<FraudSettings>;
+    const fee = form.screening_fee ?? 0;
     await withFormFieldNames(fraudFieldNames, () =>
-      updateFraudSettings(db, businessId, {
-        enabled: form.enabled === "on",
-        reviewAmountCents: form.review_amount,
-        declineAmountCents: form.decline_amount,
-        velocityWindowSeconds: form.velocity_window_minutes * 60,
-        maxAttemptsPerCard: form.max_attempts_per_card,
-        maxAttemptsPerIp: form.max_attempts_per_ip,
-        maxAttemptsPerEmail: form.max_attempts_per_email,
-        countryMismatch: form.country_mismatch,
-        elevatedRisk: form.elevated_risk,
-        highestRisk: form.highest_risk,
-        screeningFeeCents: form.screening_fee ?? 0,
-      }),
+      updateFraudSettings(db, businessId, { ...changes, ...(fee === business.fraudScreeningFeeCents ? {} : { screeningFeeCents: fee }) }),
     );
     return { message: "Fraud screening settings saved." };
   });
