@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   businesses,
+  webhookDeliveries,
   webhookEvents,
   webhookEventTypes,
   type Session,
@@ -107,6 +108,15 @@ const verifies = (token: string, got: ReceivedRequest) => {
   }
 };
 const hmac = (token: string, body: Buffer | string) => createHmac("sha256", token).update(body).digest("hex");
+/** The log shows exactly the headers the receiver got (signatures included), every one of them. */
+function expectShownAsReceived(request: WebhookAttemptView["request"], got: ReceivedRequest) {
+  expect(request).toMatchObject({ method: "POST", headers_complete: true });
+  for (const [name, value] of Object.entries(request!.headers))
+    expect(got.headers[name.toLowerCase()], name).toBe(value);
+  expect(Object.keys(request!.headers).map((n) => n.toLowerCase())).toEqual(
+    expect.arrayContaining(["signature", "webhook-id", "webhook-timestamp", "webhook-signature"]),
+  );
+}
 
 /** Another event about a session that already has its payment (payAndEmit writes one per session). */
 async function emitAgain(biz: CreatedBusiness, session: Session, type: WebhookEventType, orderId?: string) {
@@ -751,12 +761,28 @@ describe("webhook token", () => {
     await waitUntil(settled(during.id));
     const duringLog = (await getEvent(biz, during.id)).body.attempts[0]!;
     expect(duringLog.request!.headers["webhook-signature"]).toBe(got.headers["webhook-signature"]);
-    // An attempt made before the latest rotation: which tokens signed it is no longer known for
-    // sure (an earlier rotation's token is not kept), so its signature headers are left out.
+    expectShownAsReceived(duringLog.request, got);
+    // An attempt made before the latest rotation still shows what it carried: its headers were
+    // stored when it was sent, signed with the token replaced since.
     const beforeLog = (await getEvent(biz, before.id)).body.attempts[0]!;
-    expect(beforeLog.request!.headers_complete).toBe(false);
-    expect(beforeLog.request!.headers).not.toHaveProperty("Signature");
-    expect(beforeLog.request!.headers["webhook-id"]).toBe(before.id);
+    expectShownAsReceived(beforeLog.request, hooks.requests[0]!);
+    expect(beforeLog.request!.headers.Signature).toBe(hmac(biz.webhookToken, hooks.requests[0]!.body));
+    expect(beforeLog.request!.headers["webhook-signature"]).toBe(
+      hooks.requests[0]!.headers["webhook-signature"],
+    );
+    // A row from before the headers were stored (migration 0011) falls back to computing them:
+    // the tokens that signed before the latest rotation are not known, so no signature is shown.
+    await testDb()
+      .update(webhookDeliveries)
+      .set({ requestHeaders: null })
+      .where(eq(webhookDeliveries.eventId, before.id));
+    const legacyLog = (await getEvent(biz, before.id)).body.attempts[0]!;
+    expect(legacyLog.request!.headers_complete).toBe(false);
+    expect(legacyLog.request!.headers).not.toHaveProperty("Signature");
+    expect(legacyLog.request!.headers["webhook-id"]).toBe(before.id);
+    expect(legacyLog.request!.headers["webhook-timestamp"]).toBe(
+      hooks.requests[0]!.headers["webhook-timestamp"],
+    );
 
     // A second rotation with a 2 s overlap: the first token stops at once, the second one after 2 s.
     const second = await api<{ token: string; previous_token_expires_at: string }>(
@@ -795,8 +821,11 @@ describe("webhook token", () => {
     expect(gotAfter.headers.signature).toBe(hmac(newest, gotAfter.body));
     await waitUntil(settled(afterEvent.id));
     const afterLog = (await getEvent(biz, afterEvent.id)).body.attempts[0]!;
-    expect(afterLog.request).toMatchObject({ headers_complete: true });
+    expectShownAsReceived(afterLog.request, gotAfter);
     expect(afterLog.request!.headers.Signature).toBe(gotAfter.headers.signature);
+    // After two more rotations, the first attempts still show the signatures they carried.
+    expectShownAsReceived((await getEvent(biz, during.id)).body.attempts[0]!.request, got);
+    expectShownAsReceived((await getEvent(biz, inside.id)).body.attempts[0]!.request, gotInside);
   });
 
   it("ends the old token at once with overlap_seconds 0", async () => {
@@ -890,7 +919,7 @@ describe("webhook operations under concurrency (truly parallel on PostgreSQL)", 
     expect(row!.round).toBe(2);
   });
 
-  it("logs the signatures each attempt really carried while rotations run beside deliveries", async () => {
+  it("logs the signatures each attempt really carried while rotations run beside deliveries, and keeps them after", async () => {
     const hooks = await receiver();
     const biz = await createWebhookBusiness(hooks.url);
     worker();
@@ -908,18 +937,13 @@ describe("webhook operations under concurrency (truly parallel on PostgreSQL)", 
     for (let i = 0; i < 2; i++)
       events.push((await api<WebhookEventView>("POST", "/webhooks/test", { key: biz.secretKey })).body.id);
     for (const id of events) await waitUntil(settled(id));
-    let complete = 0;
+    // Every attempt, before, between or after the rotations, shows the signatures it carried.
     for (const id of events) {
       const got = hooks.requests.find((r) => r.headers["webhook-id"] === id)!;
       const { request } = (await getEvent(biz, id)).body.attempts[0]!;
-      expect(request!.headers["webhook-timestamp"]).toBe(got.headers["webhook-timestamp"]);
-      // What the log shows is what was sent; when the signers are not known for sure, nothing is guessed.
-      if (request!.headers_complete) {
-        complete += 1;
-        expect(request!.headers.Signature).toBe(got.headers.signature);
-        expect(request!.headers["webhook-signature"]).toBe(got.headers["webhook-signature"]);
-      } else expect(request!.headers).not.toHaveProperty("Signature");
+      expectShownAsReceived(request, got);
+      expect(request!.headers.Signature).toBe(got.headers.signature);
+      expect(request!.headers["webhook-signature"]).toBe(got.headers["webhook-signature"]);
     }
-    expect(complete).toBeGreaterThanOrEqual(2);
   });
 });

@@ -8,10 +8,9 @@ import {
   type WebhookEvent,
 } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { parseDbTime } from "@/lib/time";
 import type { JobHandler, JobOutcome } from "@/lib/jobs/job-outcome";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
-import { sendWebhook, type SendWebhookResult } from "./send-webhook";
+import { fixedRequestHeaders, sendWebhook, type SendWebhookResult } from "./send-webhook";
 import { signatureHeaders } from "./sign-webhook";
 import { webhookSigningTokens } from "./webhook-token";
 
@@ -23,7 +22,8 @@ type Reserved =
       delivery: WebhookDelivery;
       /** The URL to POST to (the recorded one has any credentials removed). */
       url: string | null;
-      tokens: [string, ...string[]];
+      /** The headers to send, as recorded on the attempt (null without a URL). */
+      headers: Record<string, string> | null;
     };
 
 /** The URL as recorded in the attempt log: without user:password. */
@@ -45,21 +45,20 @@ function redactedUrl(raw: string | null): string | null {
  * writes it (in flight) before anything is sent. (event_id, number) is unique, so two workers can
  * never make the same attempt; an attempt left in flight by a worker that died is closed as
  * interrupted (it may or may not have reached the receiver) and counts as made.
+ *
+ * The request's headers (signed now, with the tokens that sign now) are written on the attempt
+ * row in the same transaction, before anything is sent: an attempt that reached a receiver always
+ * has its headers in the log. A crash after this commit and before the send leaves an attempt
+ * with headers that were perhaps never sent; it is closed as interrupted, as said above.
  */
 export async function reserveAttempt(db: Db, eventId: string, maxAttempts: number): Promise<Reserved> {
   return db.transaction(async (tx): Promise<Reserved> => {
     const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).for("update");
     if (!event) return { kind: "stop", reason: "event not found" };
     if (event.status !== "pending") return { kind: "stop", reason: `event already ${event.status}` };
-    // FOR KEY SHARE: a token rotation (FOR UPDATE) waits for this attempt's reservation, or this
-    // one for it, so the attempt's start time tells which tokens signed it (webhook-token.ts).
-    // Ordinary updates of the business row are not blocked.
-    const [business] = await tx
-      .select()
-      .from(businesses)
-      .where(eq(businesses.id, event.businessId))
-      .for("key share");
-    const now = new Date().toISOString();
+    const [business] = await tx.select().from(businesses).where(eq(businesses.id, event.businessId));
+    const startedAt = new Date();
+    const now = startedAt.toISOString();
     await tx
       .update(webhookDeliveries)
       .set({
@@ -76,6 +75,17 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
       return { kind: "stop", reason: "attempts exhausted" };
     }
     if (!business) return { kind: "stop", reason: "business not found" };
+    const headers = business.webhookUrl
+      ? {
+          ...signatureHeaders(
+            await webhookSigningTokens(tx, business, startedAt),
+            event.id,
+            event.body,
+            startedAt,
+          ),
+          ...fixedRequestHeaders(event.body),
+        }
+      : null;
     const [delivery] = await tx
       .insert(webhookDeliveries)
       .values({
@@ -85,6 +95,7 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
         number: event.attemptCount + 1,
         round: event.round,
         url: redactedUrl(business.webhookUrl),
+        requestHeaders: headers,
         startedAt: now,
       })
       .returning();
@@ -103,7 +114,7 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
       event: updated!,
       delivery: delivery!,
       url: business.webhookUrl,
-      tokens: await webhookSigningTokens(tx, business, new Date(now)),
+      headers,
     };
   });
 }
@@ -183,25 +194,26 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
   const options = ctx.webhooks;
   const reserved = await reserveAttempt(db, String(job.payload.eventId ?? ""), options.scheduleMs.length);
   if (reserved.kind === "stop") return { status: "done", note: reserved.reason };
-  const { event, delivery, url, tokens } = reserved;
-  const result: SendWebhookResult = url
-    ? await sendWebhook({
-        url,
-        body: event.body,
-        // Signed at the attempt's recorded start, so the attempt log can show these headers.
-        headers: signatureHeaders(tokens, event.id, event.body, parseDbTime(delivery.startedAt)),
-        timeoutMs: options.timeoutMs,
-        allowPrivate: options.allowPrivate,
-        resolve: options.resolve,
-      })
-    : {
-        ok: false,
-        statusCode: null,
-        durationMs: 0,
-        responseBody: null,
-        error: "no webhook URL configured",
-        retryAfterMs: null,
-        refused: true,
-      };
+  const { event, delivery, url, headers } = reserved;
+  const result: SendWebhookResult =
+    url && headers
+      ? await sendWebhook({
+          url,
+          body: event.body,
+          // Exactly the headers recorded on the attempt.
+          headers,
+          timeoutMs: options.timeoutMs,
+          allowPrivate: options.allowPrivate,
+          resolve: options.resolve,
+        })
+      : {
+          ok: false,
+          statusCode: null,
+          durationMs: 0,
+          responseBody: null,
+          error: "no webhook URL configured",
+          retryAfterMs: null,
+          refused: true,
+        };
   return recordAttempt(db, event, delivery, result, options);
 };

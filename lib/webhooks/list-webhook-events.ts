@@ -11,7 +11,7 @@ import {
 } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { isSafeText, parseOrThrow } from "@/lib/http/validation";
-import { webhookEventView, type WebhookEventView } from "./webhook-event-view";
+import { needsTokenHistory, webhookEventView, type WebhookEventView } from "./webhook-event-view";
 import { webhookTokenHistory } from "./webhook-token";
 
 const text = (name: string) =>
@@ -78,7 +78,9 @@ export async function webhookEventViews(db: Db, businessId: string, events: Webh
     db,
     events.map((e) => e.id),
   );
-  const tokens = await webhookTokenHistory(db, businessId);
+  const tokens = [...attempts.values()].some(needsTokenHistory)
+    ? await webhookTokenHistory(db, businessId)
+    : null;
   return events.map((event) => webhookEventView(event, attempts.get(event.id) ?? [], tokens));
 }
 
@@ -141,5 +143,6 @@ export async function getWebhookEventView(
   eventId: string,
 ): Promise<WebhookEventView> {
   const { event, attempts } = await getWebhookEvent(db, businessId, eventId);
-  return webhookEventView(event, attempts, await webhookTokenHistory(db, businessId));
+  const tokens = needsTokenHistory(attempts) ? await webhookTokenHistory(db, businessId) : null;
+  return webhookEventView(event, attempts, tokens);
 }

@@ -12,12 +12,18 @@ export type WebhookAttemptView = {
   started_at: string;
   finished_at: string | null;
   duration_ms: number | null;
-  /** What was sent (or, for a target refused before connecting, what would have been); null without a URL. */
+  /**
+   * What was sent (or, for a target refused before connecting, what would have been); null without
+   * a URL. The headers are the ones recorded when the attempt was reserved, before sending.
+   */
   request: {
     method: "POST";
     url: string;
     headers: Record<string, string>;
-    /** False when the signature headers are left out because the tokens that signed are no longer known. */
+    /**
+     * False only for attempts from before the headers were stored (migration 0011) whose signing
+     * tokens are no longer known: their signature headers are left out.
+     */
     headers_complete: boolean;
   } | null;
   /** The receiver's answer: null when none came (timeout, refused, connection error). */
@@ -49,13 +55,18 @@ export type WebhookEventView = {
 const time = (value: string | null) => (value === null ? null : isoMicros(value));
 
 /**
- * The headers an attempt carried. They are not stored: sending is deterministic (signed at the
- * attempt's recorded start, with the tokens valid then), so they are computed again. The token
- * itself never appears, only HMACs made with it.
+ * Attempts recorded before migration 0011 have no stored headers: for them the headers are
+ * computed again (the sender signed at the attempt's recorded start, with the tokens valid then),
+ * and the signatures are left out when those tokens are no longer known. The token itself never
+ * appears, only HMACs made with it.
  */
-function requestHeaders(event: WebhookEvent, attempt: WebhookDelivery, tokens: WebhookTokenHistory) {
+function reconstructedHeaders(
+  event: WebhookEvent,
+  attempt: WebhookDelivery,
+  tokens: WebhookTokenHistory | null,
+) {
   const startedAt = parseDbTime(attempt.startedAt);
-  const signing = tokensSigningAt(tokens, startedAt);
+  const signing = tokens ? tokensSigningAt(tokens, startedAt) : null;
   const signatures = signing ? signatureHeaders(signing, event.id, event.body, startedAt) : null;
   const headers: Record<string, string> = {
     ...fixedRequestHeaders(event.body),
@@ -69,12 +80,24 @@ function requestHeaders(event: WebhookEvent, attempt: WebhookDelivery, tokens: W
   return { headers, complete: signatures !== null };
 }
 
+/** Whether showing these attempts needs the token history (some lack stored headers). */
+export const needsTokenHistory = (attempts: WebhookDelivery[]) =>
+  attempts.some((a) => a.url !== null && a.requestHeaders === null);
+
+/**
+ * `tokens` is only read for attempts without stored headers (rows from before migration 0011);
+ * null when none are shown.
+ */
 export function webhookAttemptView(
   event: WebhookEvent,
   attempt: WebhookDelivery,
-  tokens: WebhookTokenHistory,
+  tokens: WebhookTokenHistory | null,
 ): WebhookAttemptView {
-  const request = attempt.url ? requestHeaders(event, attempt, tokens) : null;
+  const request = !attempt.url
+    ? null
+    : attempt.requestHeaders
+      ? { headers: attempt.requestHeaders, complete: true }
+      : reconstructedHeaders(event, attempt, tokens);
   return {
     number: attempt.number,
     round: attempt.round,
@@ -94,7 +117,7 @@ export function webhookAttemptView(
 export function webhookEventView(
   event: WebhookEvent,
   attempts: WebhookDelivery[],
-  tokens: WebhookTokenHistory,
+  tokens: WebhookTokenHistory | null,
 ): WebhookEventView {
   const payload = JSON.parse(event.body) as Record<string, unknown>;
   return {

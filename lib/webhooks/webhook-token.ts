@@ -35,8 +35,11 @@ export async function webhookSigningTokens(
     .select()
     .from(webhookTokenRotations)
     .where(eq(webhookTokenRotations.businessId, business.id));
-  if (rotation && parseDbTime(rotation.previousExpiresAt).getTime() > at.getTime())
-    return [current, decrypt(rotation.previousTokenEnc)];
+  if (rotation && parseDbTime(rotation.previousExpiresAt).getTime() > at.getTime()) {
+    // A rotation committing between the two reads above shows its previous token as current too.
+    const previous = decrypt(rotation.previousTokenEnc);
+    return previous === current ? [current] : [current, previous];
+  }
   return [current];
 }
 
@@ -64,8 +67,7 @@ export async function rotateWebhookToken(
       .where(eq(businesses.id, businessId))
       .for("update");
     if (!business) throw new NotFoundError("business_not_found", "No such business");
-    // Taken under the lock: an attempt reserved before it (it holds the row FOR KEY SHARE) started
-    // earlier, one reserved after reads the new token; the attempt log relies on that order.
+    // FOR UPDATE: of two rotations at once, the second keeps the first's new token as `previous`.
     const now = new Date();
     const previousValidUntil = new Date(now.getTime() + overlapSeconds * 1000);
     await tx
@@ -85,7 +87,10 @@ export async function rotateWebhookToken(
   });
 }
 
-/** The current token and the latest rotation: enough to tell which tokens signed an attempt. */
+/**
+ * The current token and the latest rotation: enough to tell which tokens signed an attempt
+ * recorded before its headers were stored (migration 0011; the attempt log's fallback).
+ */
 export type WebhookTokenHistory = {
   current: string;
   rotation: { previous: string; previousExpiresAt: Date; rotatedAt: Date } | null;
