@@ -78,6 +78,7 @@ describe("POST /payments/{session_id}/refund", () => {
       currency: "USD",
       status: "succeeded",
       reason: "requested_by_merchant",
+      note: null,
       balance_debit: 2397,
       amount_refunded: 2500,
       failure_message: null,
@@ -117,6 +118,8 @@ describe("POST /payments/{session_id}/refund", () => {
       balance_debit: 958,
       amount_refunded: 1000,
       status: "succeeded",
+      reason: "requested_by_merchant",
+      note: "one shirt returned",
     });
 
     const over = await refund(biz, sessionId, { amount: 1501 });
@@ -126,8 +129,13 @@ describe("POST /payments/{session_id}/refund", () => {
       message: expect.stringContaining("1500"),
     });
 
-    const second = await refund(biz, sessionId, { amount: 500 });
-    expect(second.body).toMatchObject({ amount: 500, amount_refunded: 1500, status: "succeeded" });
+    const second = await refund(biz, sessionId, { amount: 500, reason: "  late delivery, goodwill  " });
+    expect(second.body).toMatchObject({
+      amount: 500,
+      amount_refunded: 1500,
+      status: "succeeded",
+      note: "late delivery, goodwill",
+    });
     const rest = await refund(biz, sessionId, {});
     expect(rest.status).toBe(201);
     expect(rest.body).toMatchObject({ amount: 1000, amount_refunded: 2500, balance_debit: 2397 - 958 - 480 });
@@ -152,6 +160,27 @@ describe("POST /payments/{session_id}/refund", () => {
     expect(all.status).toBe(200);
     expect(all.body.data.map((r) => r.id)).toEqual([rest.body.id, second.body.id, first.body.id]);
     expect(all.body.data.every((r) => r.amount_refunded === 2500)).toBe(true);
+    // Each note is kept with its refund, and went to Stripe as metadata.
+    expect(all.body.data.map((r) => [r.reason, r.note])).toEqual([
+      ["requested_by_merchant", null],
+      ["requested_by_merchant", "late delivery, goodwill"],
+      ["requested_by_merchant", "one shirt returned"],
+    ]);
+    const atStripe = await sdkFor(
+      providers.current().emulator,
+      sandboxStripeKey(biz.business.id),
+    ).refunds.list({
+      payment_intent: (await paymentRow(sessionId))!.providerPaymentId!,
+    });
+    expect(
+      Object.fromEntries(
+        atStripe.data.map((r) => [r.metadata?.kassa_refund_id, r.metadata?.kassa_reason ?? null]),
+      ),
+    ).toEqual({
+      [first.body.id]: "one shirt returned",
+      [second.body.id]: "late delivery, goodwill",
+      [rest.body.id]: null,
+    });
     expect(all.body.has_more).toBe(false);
     const page1 = await refunds(biz, sessionId, "?limit=2");
     expect(page1.body.data.map((r) => r.id)).toEqual([rest.body.id, second.body.id]);

@@ -49,7 +49,7 @@ export const postPaymentRefund = apiHandler({
       async (stored) => {
         if (stored.status !== 201) return stored;
         const { id } = stored.body as RefundView;
-        return { status: 201, body: await completeRefund(db, id, { note: input.reason }) };
+        return { status: 201, body: await completeRefund(db, id) };
       },
     );
   },

@@ -5,6 +5,7 @@ import { PaymentNotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { getPayment } from "@/lib/payments/get-payment";
+import { refundPayment } from "@/lib/payments/refund-payment";
 import { helperPay, newSession, paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { api, testDb } from "@/test/helpers";
 import { getOverview } from "./get-overview";
@@ -199,6 +200,24 @@ describe("getPaymentDetail", () => {
     expect(kinds).toContain("webhook");
     const times = detail.timeline.map((t) => t.at);
     expect([...times].sort()).toEqual(times);
+  });
+
+  it("shows each refund with the merchant's note", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz, { order_id: "detail-refund" });
+    await helperPay(biz, session_id, { card_number: succeeded });
+    await refundPayment(testDb(), biz.business.id, session_id, { amount: 500, note: "damaged in transit" });
+    await refundPayment(testDb(), biz.business.id, session_id, { amount: 300 });
+
+    const detail = await getPaymentDetail(testDb(), biz.business.id, session_id);
+    expect(detail.refunds.map((r) => [r.amount, r.status, r.note])).toEqual([
+      [500, "succeeded", "damaged in transit"],
+      [300, "succeeded", null],
+    ]);
+    expect(detail.timeline.filter((t) => t.title.startsWith("Refund requested")).map((t) => t.detail)).toEqual([
+      "500 cents: damaged in transit",
+      "300 cents",
+    ]);
   });
 
   it("is not found for another business's session, an unknown one or a malformed id", async () => {

@@ -108,7 +108,7 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
     timeline.push({ at: isoMicros(payment.reviewedAt), kind: "review", title: "Review decided", detail: `Now ${payment.status}`, tone: "neutral" });
   }
   for (const r of refundRows) {
-    timeline.push({ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: `${r.amount} cents`, tone: "neutral" });
+    timeline.push({ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${r.amount} cents: ${r.note}` : `${r.amount} cents`, tone: "neutral" });
     if (r.completedAt) {
       timeline.push({
         at: isoMicros(r.completedAt),

@@ -53,7 +53,7 @@ export type ReserveRefundInput = {
   reason: RefundReason;
   /** Cents taken from the business balance (0 when the payment was never credited). */
   ledgerAmount: number;
-  /** The merchant's note, sent to the provider with the refund (metadata `kassa_reason`). */
+  /** The merchant's note: kept on the refund and sent to the provider (metadata `kassa_reason`). */
   note?: string;
 };
 
@@ -72,6 +72,7 @@ export async function reserveRefund(tx: Db, input: ReserveRefundInput): Promise<
       amount: input.amount,
       ledgerAmount: input.ledgerAmount,
       reason: input.reason,
+      note: input.note || null,
     })
     .returning();
   if (input.ledgerAmount > 0) {
@@ -104,7 +105,7 @@ export async function reserveRefund(tx: Db, input: ReserveRefundInput): Promise<
   await enqueueJob(tx, {
     kind: "refund_payment",
     businessId: input.payment.businessId,
-    payload: input.note ? { refundId: id, note: input.note } : { refundId: id },
+    payload: { refundId: id },
     runAt: new Date(Date.now() + 60_000),
     dedupeKey: `refund_payment:${id}`,
     maxAttempts: 20,
@@ -124,6 +125,7 @@ const providerReason: Record<RefundReason, RefundRequest["reason"]> = {
  * Executes a reserved refund at its provider and records the result. Idempotent: a refund no
  * longer pending is returned as is, and the provider call carries the refund id as its key.
  * Throws ProviderError when the provider cannot be reached (the refund stays pending; its job retries).
+ * The note sent is the refund's own; `options.note` only serves jobs queued before notes were kept.
  */
 export async function executeRefund(
   db: Db,
@@ -148,7 +150,7 @@ export async function executeRefund(
       kassa_refund_id: refundId,
       kassa_session_id: row.refund.sessionId,
       kassa_business_id: row.business.id,
-      ...(options.note ? { kassa_reason: options.note } : {}),
+      ...((row.refund.note ?? options.note) ? { kassa_reason: row.refund.note ?? options.note } : {}),
     },
   });
   return transactionWithJobs(db, async (tx) => {
@@ -229,6 +231,7 @@ export async function executeRefundsNow(db: Db, refundIds: string[]): Promise<vo
 // Job `refund_payment`: the safety net of a reserved refund.
 export const refundPaymentJob: JobHandler = async (db, job) => {
   const refundId = String(job.payload.refundId ?? "");
+  // Jobs queued before migration 0011 carry the note in their payload.
   const note = typeof job.payload.note === "string" ? job.payload.note : undefined;
   try {
     const refund = await executeRefund(db, refundId, { note });
@@ -251,6 +254,8 @@ export type RefundView = {
   status: Refund["status"];
   /** Why: `requested_by_merchant` (this API, the dashboard), `review_declined`, `fraud_declined`, `provider_initiated`, `duplicate`. */
   reason: Refund["reason"];
+  /** The merchant's free-text reason given with the refund (`reason` in the request body); null when none. */
+  note: string | null;
   /** Cents taken from the business balance for it: its share of the payment's net amount. */
   balance_debit: number;
   /** The payment's cents refunded so far by all its refunds, pending ones included, failed ones not. */
@@ -272,6 +277,7 @@ export function refundView(
     currency: payment.currency,
     status: refund.status,
     reason: refund.reason,
+    note: refund.note,
     balance_debit: refund.ledgerAmount,
     amount_refunded: payment.amountRefunded,
     failure_message: refund.status === "failed" ? (refund.failureMessage ?? "Refused by the provider") : null,
@@ -308,7 +314,7 @@ export async function ledgerShare(tx: Db, payment: Payment, amount: number): Pro
 export type RefundPaymentInput = {
   /** Cents to refund; what is left to refund when absent. */
   amount?: number;
-  /** The merchant's note, sent to the provider with the refund (not kept by Kassa). */
+  /** The merchant's note: kept on the refund (`note`) and sent to the provider as metadata. */
   note?: string;
 };
 
@@ -433,13 +439,9 @@ export async function readRefund(db: Db, refundId: string): Promise<RefundView> 
  * Executes a reserved refund at its provider now and answers its Refund object: `succeeded`,
  * `failed` (refused, balance restored), or `pending` (provider unreachable: its job retries).
  */
-export async function completeRefund(
-  db: Db,
-  refundId: string,
-  options: { note?: string } = {},
-): Promise<RefundView> {
+export async function completeRefund(db: Db, refundId: string): Promise<RefundView> {
   try {
-    await executeRefund(db, refundId, options);
+    await executeRefund(db, refundId);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     log.warn("refund deferred to its job", { refundId, error });
@@ -460,7 +462,7 @@ export async function refundPayment(
   input: RefundPaymentInput = {},
 ): Promise<RefundView> {
   const refund = await reserveMerchantRefund(db, businessId, sessionId, input);
-  return completeRefund(db, refund.id, { note: input.note });
+  return completeRefund(db, refund.id);
 }
 
 /**
