@@ -40,13 +40,19 @@ export const minimumTextContrast = 4.5;
  * - `accent`: button backgrounds, borders, as chosen;
  * - `accentFg`: text on the accent, white or black, whichever contrasts more (every colour reaches
  *   AA, at least 4.58:1, against one of them);
- * - `accentInk`: the accent used as text or a thin line on the white card (links, outlined buttons,
- *   badges): the accent itself when it reaches AA on white, else the accent darkened until it does;
+ * - `accentInk`: the accent used as text or a thin line on the pages' light backgrounds (links,
+ *   outlined buttons, badges): the accent itself when it reaches AA on all of them, else the accent
+ *   darkened until it does;
  * - `accentHover`: a hover shade of the button, towards the text colour so it keeps its contrast.
  */
 export type AccentPalette = { accent: string; accentFg: string; accentInk: string; accentHover: string };
 
 const white = "#ffffff";
+/**
+ * The light backgrounds the hosted pages put accent-coloured text on (app/globals.css): the card,
+ * the page, the sandbox test-card box and the warning banner.
+ */
+export const inkBackgrounds = ["#ffffff", "#f6f7f9", "#fffbeb", "#fff6d6"] as const;
 const black = "#000000";
 
 function mix(hex: string, toward: string, amount: number): string {
@@ -58,7 +64,8 @@ function mix(hex: string, toward: string, amount: number): string {
 export function accentPalette(accent: string): AccentPalette {
   const accentFg = contrastRatio(accent, white) >= contrastRatio(accent, black) ? white : black;
   let accentInk = accent;
-  for (let step = 1; contrastRatio(accentInk, white) < minimumTextContrast && step <= 20; step++) accentInk = mix(accent, black, step * 0.05);
+  const readable = (ink: string) => inkBackgrounds.every((bg) => contrastRatio(ink, bg) >= minimumTextContrast);
+  for (let step = 1; !readable(accentInk) && step <= 20; step++) accentInk = mix(accent, black, step * 0.05);
   // Hover moves away from the text colour, never towards it: darker under white text, lighter under black.
   const candidate = mix(accent, accentFg === white ? black : white, 0.12);
   const accentHover = contrastRatio(candidate, accentFg) >= contrastRatio(accent, accentFg) ? candidate : accent;

@@ -3,7 +3,7 @@ import { businessLogos } from "@/db/schema";
 import { ValidationError } from "@/lib/errors";
 import { getCheckoutPage } from "@/lib/checkout/get-checkout";
 import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
-import { accentCss, accentPalette, contrastRatio, minimumTextContrast } from "./accent-color";
+import { accentCss, accentPalette, contrastRatio, inkBackgrounds, minimumTextContrast } from "./accent-color";
 import { getBranding, logoPath } from "./get-branding";
 import { maxLogoBytes, sniffLogoType } from "./logo-image";
 import { logoResponse } from "./logo-response";
@@ -17,7 +17,7 @@ describe("accent colour", () => {
     for (const accent of ["#1a7f5a", "#ffd400", "#000000", "#ffffff", "#777777", "#2147c4", "#ff0000", "#00ffff"]) {
       const p = accentPalette(accent);
       expect(contrastRatio(p.accent, p.accentFg), accent).toBeGreaterThanOrEqual(minimumTextContrast);
-      expect(contrastRatio(p.accentInk, "#ffffff"), accent).toBeGreaterThanOrEqual(minimumTextContrast);
+      for (const bg of inkBackgrounds) expect(contrastRatio(p.accentInk, bg), `${accent} on ${bg}`).toBeGreaterThanOrEqual(minimumTextContrast);
       expect(contrastRatio(p.accentHover, p.accentFg), accent).toBeGreaterThanOrEqual(minimumTextContrast);
     }
     expect(accentPalette("#ffd400").accentFg).toBe("#000000");
