@@ -6,6 +6,7 @@ import { listOf } from "./list";
 import { type ConfirmResult, confirmIntent, createIntent } from "./payments";
 import type { Interval } from "./resources/products";
 import { invoicePageUrls } from "./invoice-pages";
+import { dueRefundFailures } from "./resources/charges";
 import { type Ctx, idOf, timeOn } from "./state";
 
 /**
@@ -860,6 +861,7 @@ export function nextDueWork(ctx: Ctx, clockId: string | null): { at: number; run
       consider(invoice.next_payment_attempt, () => collectInvoice(ctx, invoice, { offSession: true }));
     }
   }
+  for (const failure of dueRefundFailures(ctx, clockId)) consider(failure.at, failure.run);
   for (const subscription of ctx.account.store.all("subscription")) {
     if (idOf(subscription.test_clock as string | null) !== clockId) continue;
     if (subscription.status === "incomplete") {

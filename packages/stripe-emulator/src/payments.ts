@@ -132,7 +132,7 @@ function createBalanceTransaction(
     fee: number;
     currency: string;
     source: string;
-    type: "charge" | "refund";
+    type: "charge" | "refund" | "refund_failure";
     created: number;
     description: string | null;
   },

@@ -293,6 +293,67 @@ describe("refunds", () => {
     );
     expect(tooMuch).toMatchObject({ statusCode: 400, param: "amount" });
   });
+
+  it("4000000000005126: the refund begins succeeded and turns failed 30 s later on its clock", async () => {
+    const { key, stripe } = fresh();
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: 1_800_000_000 });
+    const customer = await stripe.customers.create({ test_clock: clock.id });
+    const intent = await stripe.paymentIntents.create({
+      amount: 5000,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: "pm_card_refundFail",
+      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      confirm: true,
+    });
+    expect(intent.status).toBe("succeeded");
+    const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 2000 });
+    expect(refund).toMatchObject({ status: "succeeded", amount: 2000 });
+    const chargeId = String(intent.latest_charge);
+    expect(await stripe.charges.retrieve(chargeId)).toMatchObject({ amount_refunded: 2000 });
+
+    const advance = async (to: number) => {
+      await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: to });
+      await emulator.idle();
+      expect((await stripe.testHelpers.testClocks.retrieve(clock.id)).status).toBe("ready");
+    };
+    // Not yet: 29 seconds later it still reads succeeded.
+    await advance(refund.created + 29);
+    expect((await stripe.refunds.retrieve(refund.id)).status).toBe("succeeded");
+    expect(emulator.events(key, "refund.failed")).toHaveLength(0);
+
+    await advance(refund.created + 31);
+    const failed = await stripe.refunds.retrieve(refund.id);
+    expect(failed).toMatchObject({
+      status: "failed",
+      failure_reason: "expired_or_canceled_card",
+      failure_balance_transaction: expect.stringMatching(/^txn_/),
+    });
+    const reversal = await stripe.balanceTransactions.retrieve(String(failed.failure_balance_transaction));
+    expect(reversal).toMatchObject({ amount: 2000, type: "refund_failure", source: refund.id });
+    // The money is back on the charge: it can be refunded again.
+    expect(await stripe.charges.retrieve(chargeId)).toMatchObject({ amount_refunded: 0, refunded: false });
+
+    const updated = emulator.events(key, "charge.refund.updated");
+    expect(updated).toHaveLength(1);
+    expect(updated[0]?.data.object).toMatchObject({ id: refund.id, status: "failed" });
+    expect(updated[0]?.data.previous_attributes).toMatchObject({ status: "succeeded", failure_reason: null });
+    expect(
+      emulator
+        .events(key, "refund.updated")
+        .map((e) => (e.data.object as { id: string; status: string }).status),
+    ).toEqual(["failed"]);
+    expect(
+      emulator.events(key, "refund.failed").map((e) => (e.data.object as { id: string; status: string }).id),
+    ).toEqual([refund.id]);
+    // Once only: a later advance changes nothing.
+    await advance(refund.created + 3600);
+    expect(emulator.events(key, "refund.failed")).toHaveLength(1);
+    // A card without that behaviour keeps its refund.
+    const visa = await paid(stripe, 1000);
+    const kept = await stripe.refunds.create({ payment_intent: visa.id });
+    expect((await stripe.refunds.retrieve(kept.id)).status).toBe("succeeded");
+  });
 });
 
 describe("webhook endpoints and events", () => {

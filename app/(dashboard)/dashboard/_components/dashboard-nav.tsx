@@ -43,7 +43,7 @@ export function DashboardNav() {
                   {label}
                 </Link>
               ) : (
-                <span className={cn(item, "text-muted-foreground")} aria-disabled="true" title="Not built yet">
+                <span className={cn(item, "text-muted-foreground")} title="Not built yet">
                   <Icon aria-hidden className="size-4" />
                   {label}
                   <span className="text-xs">(soon)</span>

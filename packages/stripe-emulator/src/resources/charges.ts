@@ -7,9 +7,59 @@ import { requireObject } from "../lookup";
 import { createBalanceTransaction } from "../payments";
 import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
-import { type Ctx, idOf, timeForCustomer } from "../state";
+import { type Ctx, clockOfCustomer, idOf, timeForCustomer } from "../state";
 
 const formatDollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * How long after its creation a refund of 4000000000005126 turns `failed`. Stripe documents only
+ * "some time later"; the emulator uses 30 seconds on the refund's clock (its customer's test clock,
+ * else the emulator's clock, where it happens at the first request after that time).
+ */
+export const refundFailureDelaySeconds = 30;
+
+/** Refunds of the card 4000000000005126 that are still `succeeded`: each fails at its due time. */
+export function dueRefundFailures(ctx: Ctx, clockId: string | null): { at: number; run: () => void }[] {
+  const due: { at: number; run: () => void }[] = [];
+  for (const refund of ctx.account.store.all("refund")) {
+    if (refund.status !== "succeeded" || clockOfCustomer(ctx, idOf(refund.customer)) !== clockId) continue;
+    const pm = idOf(refund.payment_method as string | null);
+    const card = pm ? ctx.account.cards.get(pm) : undefined;
+    if (card?.behavior.kind !== "succeed" || !card.behavior.refundFailsLater) continue;
+    due.push({ at: refund.created + refundFailureDelaySeconds, run: () => failRefund(ctx, refund) });
+  }
+  return due;
+}
+
+/**
+ * A refund the card network returned (Stripe: the card was closed or expired): the money goes back
+ * to the account balance (a `refund_failure` balance transaction), the charge no longer counts it
+ * as refunded, and `charge.refund.updated`, `refund.updated` and `refund.failed` are sent.
+ */
+export function failRefund(ctx: Ctx, refund: Stripe.Refund): void {
+  const created = timeForCustomer(ctx, idOf(refund.customer));
+  const before = snapshot(refund);
+  refund.status = "failed";
+  refund.failure_reason = "expired_or_canceled_card";
+  refund.failure_balance_transaction = createBalanceTransaction(ctx, {
+    amount: refund.amount,
+    fee: 0,
+    currency: refund.currency,
+    source: refund.id,
+    type: "refund_failure",
+    created,
+    description: "REFUND FAILURE",
+  }).id;
+  const chargeId = idOf(refund.charge as string | null);
+  const charge = chargeId ? ctx.account.store.get("charge", chargeId) : undefined;
+  if (charge) {
+    charge.amount_refunded = Math.max(0, charge.amount_refunded - refund.amount);
+    charge.refunded = charge.amount_refunded >= charge.amount_captured;
+  }
+  emit(ctx, "charge.refund.updated", refund, { created, before });
+  emit(ctx, "refund.updated", refund, { created, before });
+  emit(ctx, "refund.failed", refund, { created });
+}
 
 /** A full or partial refund of a captured charge; Stripe refunds cards at once in test mode. */
 export function refundCharge(
