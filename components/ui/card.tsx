@@ -5,7 +5,7 @@ export function Card({ className, ...props }: ComponentProps<"div">) {
   return (
     <div
       data-slot="card"
-      className={cn("rounded-xl border bg-card text-card-foreground shadow-xs", className)}
+      className={cn("min-w-0 rounded-xl border bg-card text-card-foreground shadow-xs", className)}
       {...props}
     />
   );

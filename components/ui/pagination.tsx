@@ -26,7 +26,7 @@ export function Pagination({
           <ChevronLeft aria-hidden /> Previous
         </Link>
       ) : (
-        <span className={cn(item, "pointer-events-none opacity-50")} aria-disabled="true">
+        <span className={cn(item, "pointer-events-none text-muted-foreground")}>
           <ChevronLeft aria-hidden /> Previous
         </span>
       )}
@@ -35,7 +35,7 @@ export function Pagination({
           Next <ChevronRight aria-hidden />
         </Link>
       ) : (
-        <span className={cn(item, "pointer-events-none opacity-50")} aria-disabled="true">
+        <span className={cn(item, "pointer-events-none text-muted-foreground")}>
           Next <ChevronRight aria-hidden />
         </span>
       )}

@@ -17,9 +17,10 @@ async function requestNonce(): Promise<string | undefined> {
   return /'nonce-([^']+)'/.exec(policy)?.[1];
 }
 
-// /dashboard/*: the merchant's pages. Signed in, the navigation shell; signed out (the sign-in
-// and password pages under /dashboard), the content alone. Every page checks the staff member
-// itself (requireStaff / requireStaffFor), so this layout is presentation, not authorization.
+// /dashboard/*: the merchant's pages in the navigation shell. Every page checks the staff member
+// itself (requireStaff / requireStaffFor), so this layout is presentation, not authorization:
+// without a staff member (a session that no longer stands) it shows the content alone, and the
+// page's own check sends the visitor to sign in (app/(auth)).
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const [staff, nonce] = await Promise.all([optionalStaff(), requestNonce()]);
   return (

@@ -21,7 +21,7 @@ export default async function OverviewPage() {
   const count = overview.days.reduce((sum, d) => sum + d.count, 0);
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
 
       <section aria-label="Balances" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -83,7 +83,7 @@ export default async function OverviewPage() {
         </CardContent>
       </Card>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">

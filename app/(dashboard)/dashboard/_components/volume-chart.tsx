@@ -13,7 +13,7 @@ export function VolumeChart({ days, currency }: { days: VolumeDay[]; currency: s
   return (
     <div className="h-64 w-full" aria-hidden="true">
       <ResponsiveContainer width="100%" height="100%" minWidth={0}>
-        <ComposedChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <ComposedChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
           <CartesianGrid vertical={false} stroke="#e3e6ec" />
           <XAxis dataKey="day" tickFormatter={formatDay} tick={{ fontSize: 12, fill: "#4f5563" }} tickLine={false} axisLine={false} minTickGap={24} />
           <YAxis

@@ -36,7 +36,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const fieldError = (key: string) => (!parsed.ok ? parsed.fields[key]?.join(", ") : undefined);
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
 
       <Card>

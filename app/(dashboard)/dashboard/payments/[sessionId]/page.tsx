@@ -19,7 +19,7 @@ export const metadata = { title: "Payment" };
 
 function Field({ label, children, mono = false }: { label: string; children: ReactNode; mono?: boolean }) {
   return (
-    <div className="grid gap-0.5 py-2 sm:grid-cols-[12rem_1fr] sm:gap-4">
+    <div className="grid gap-0.5 py-2 sm:grid-cols-[12rem_minmax(0,1fr)] sm:gap-4">
       <dt className="text-sm text-muted-foreground">{label}</dt>
       <dd className={cn("min-w-0 break-words text-sm", mono && "font-mono text-xs")}>{children ?? "—"}</dd>
     </div>
@@ -48,7 +48,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
   const card = p.payment_details?.card;
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <div className="grid gap-2">
         <Link href="/dashboard/payments" className="inline-flex w-fit items-center gap-1 text-sm text-primary underline-offset-4 hover:underline">
           <ArrowLeft aria-hidden className="size-4" /> Payments
@@ -68,8 +68,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
 
       <PaymentActions sessionId={p.session_id} currency={p.currency} refundable={refundable} inReview={p.status === "pending_review"} />
 
-      <div className="grid gap-6 xl:grid-cols-[1fr_24rem]">
-        <div className="grid content-start gap-6">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <Card>
             <CardHeader>
               <CardTitle>Payment</CardTitle>
@@ -189,7 +189,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
           </Card>
         </div>
 
-        <div className="grid content-start gap-6">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <Card>
             <CardHeader>
               <CardTitle>Timeline</CardTitle>
