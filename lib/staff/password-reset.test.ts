@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { passwordResetTokens, users } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
+import { resetEnv } from "@/lib/env";
+import { log } from "@/lib/log";
 import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
 import { authenticate } from "./authenticate";
 import { createUser } from "./create-user";
+import { ensureDemoLogin } from "./demo-login";
 import { StaffInputError } from "./errors";
 import { loadStaff } from "./load-staff";
 import { InvalidResetTokenError, requestPasswordReset, resetPassword, resetTokenLifetimeMs } from "./password-reset";
@@ -68,5 +71,35 @@ describe("password reset", () => {
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     await expect(resetPassword(testDb(), { token: first!, password: "the new password" })).rejects.toBeInstanceOf(InvalidResetTokenError);
+  });
+});
+
+describe("the reset link in the log", () => {
+  it("is logged in development and for the demo login, and withheld in production for everyone else", async () => {
+    const lines: unknown[][] = [];
+    const spy = vi.spyOn(log, "info").mockImplementation((...args: unknown[]) => void lines.push(args));
+    const previous = process.env.NODE_ENV;
+    try {
+      const { email } = await newUser();
+      const demoBusiness = await createTestBusiness({ isDemo: true });
+      const demo = await ensureDemoLogin(testDb(), demoBusiness.business.id);
+      const urls = () => lines.map(([, fields]) => (fields as { url?: string } | undefined)?.url).filter(Boolean);
+
+      const devToken = await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
+      expect(urls()).toEqual([linkFor(devToken!)]);
+
+      (process.env as Record<string, string>).NODE_ENV = "production";
+      resetEnv();
+      lines.length = 0;
+      await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
+      expect(urls()).toEqual([]);
+      expect(JSON.stringify(lines)).toContain("not shown in production");
+      const demoToken = await requestPasswordReset(testDb(), { email: demo.email, ip: ip(), linkFor });
+      expect(urls()).toEqual([linkFor(demoToken!)]);
+    } finally {
+      (process.env as Record<string, string | undefined>).NODE_ENV = previous;
+      resetEnv();
+      spy.mockRestore();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { passwordResetTokens, users } from "@/db/schema";
+import { demoLogins, passwordResetTokens, users } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { env } from "@/lib/env";
 import { newId, randomToken } from "@/lib/ids";
@@ -24,8 +24,9 @@ export class InvalidResetTokenError extends Error {
 
 /**
  * Starts a password reset. The answer is the same whether the e-mail has a user or not; only the
- * log differs. There is no mailer yet: outside NODE_ENV=production the link is logged (that is how
- * development and the demo get it); in production it is never written anywhere. Limited like
+ * log differs. There is no mailer yet: in development (`npm run dev`, tests) the link is logged, and
+ * for the demo login always; otherwise (`npm start` runs with NODE_ENV=production) it is never
+ * written anywhere. Limited like
  * sign-ins (throws LoginRateLimitedError). Returns the token for tests, or null.
  */
 export async function requestPasswordReset(
@@ -48,8 +49,11 @@ export async function requestPasswordReset(
     digest: sha256Hex(token),
     expiresAt: new Date(now.getTime() + resetTokenLifetimeMs).toISOString(),
   });
-  if (env().NODE_ENV === "production") log.info("password reset link created (no mailer: not shown in production)", { userId: user.id });
-  else log.info("password reset link (development: no mailer sends it)", { email: user.email, url: input.linkFor(token) });
+  // The demo login's password is printed at every start anyway: its link may be too.
+  const [demo] = await db.select({ userId: demoLogins.userId }).from(demoLogins).where(eq(demoLogins.userId, user.id));
+  if (env().NODE_ENV === "production" && !demo)
+    log.info("password reset link created (no mailer: not shown in production)", { userId: user.id });
+  else log.info("password reset link (no mailer sends it)", { email: user.email, url: input.linkFor(token) });
   return token;
 }
 
