@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // next-auth imports `next/server` without an extension, which only a bundler resolves.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

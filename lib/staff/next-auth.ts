@@ -79,7 +79,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   logger: {
     error: (error) => {
       if (error instanceof CredentialsSignin) return; // a refused sign-in is not a server error
-      log.error("auth.js error", { error });
+      // Ours fail as CallbackRouteError (authorize threw) or a configuration error; the rest is what
+      // clients send (no CSRF token, unknown path, a tampered cookie).
+      const ours = ["CallbackRouteError", "Configuration"].includes((error as { type?: string }).type ?? "");
+      if (ours) log.error("auth.js error", { error });
+      else log.warn("auth.js refused a request", { error: error.message });
     },
     warn: (code) => log.warn("auth.js warning", { code }),
     debug: () => {},

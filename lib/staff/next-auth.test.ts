@@ -1,0 +1,66 @@
+import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
+import { createUser } from "./create-user";
+import { handlers } from "./next-auth";
+
+const origin = "http://localhost:3000";
+
+function request(method: "GET" | "POST", path: string, options: { body?: Record<string, string>; cookie?: string } = {}) {
+  const headers: Record<string, string> = { "x-kassa-client-ip": "203.0.113.77" };
+  if (options.cookie) headers.cookie = options.cookie;
+  if (options.body) headers["content-type"] = "application/x-www-form-urlencoded";
+  const req = new NextRequest(`${origin}${path}`, { method, headers, body: options.body ? new URLSearchParams(options.body).toString() : undefined });
+  return method === "GET" ? handlers.GET(req) : handlers.POST(req);
+}
+
+/** `name=value` of each Set-Cookie, joined for a Cookie header. */
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+describe("Auth.js's own routes (/api/auth/*)", () => {
+  it("refuse POSTs without Auth.js's CSRF token, and sign in with it", async () => {
+    const business = await createTestBusiness();
+    const email = `${uniqueName("authjs")}@example.com`;
+    await createUser(testDb(), { email, password: "a long password", businessId: business.business.id, role: "owner" });
+    const credentials = { email, password: "a long password", callbackUrl: `${origin}/dashboard` };
+
+    const forged = await request("POST", "/api/auth/callback/credentials", { body: credentials });
+    expect(forged.status).toBe(302);
+    expect(forged.headers.get("location")).toBe(`${origin}/dashboard/sign-in?error=MissingCSRF`);
+    expect(cookiesOf(forged)).not.toContain("authjs.session-token");
+
+    const csrf = await request("GET", "/api/auth/csrf");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const signedIn = await request("POST", "/api/auth/callback/credentials", {
+      body: { ...credentials, csrfToken },
+      cookie: cookiesOf(csrf),
+    });
+    expect(signedIn.headers.get("location")).toBe(`${origin}/dashboard`);
+    const session = signedIn.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="));
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).not.toMatch(/Secure/i); // ORIGIN is http here; https makes it Secure and __Secure- prefixed
+
+    const read = await request("GET", "/api/auth/session", { cookie: session!.split(";")[0] });
+    expect(await read.json()).toMatchObject({ user: { email } });
+
+    const wrong = await request("POST", "/api/auth/callback/credentials", {
+      body: { ...credentials, password: "not the password", csrfToken },
+      cookie: cookiesOf(csrf),
+    });
+    expect(wrong.headers.get("location")).toBe(`${origin}/dashboard/sign-in?error=CredentialsSignin&code=invalid`);
+    expect(cookiesOf(wrong)).not.toContain("authjs.session-token");
+  });
+
+  it("answer unknown and malformed paths with a 400, never a 500", async () => {
+    for (const path of ["/api/auth/nonsense", "/api/auth/%E0%A4%A", "/api/auth/callback/nope"]) {
+      const response = await request("GET", path);
+      expect(response.status, path).toBeLessThan(500);
+    }
+  });
+});
