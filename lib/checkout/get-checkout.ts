@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, payments, sessions, type PaymentMethod, type SessionItem } from "@/db/schema";
+import { getBranding, type Branding } from "@/lib/branding/get-branding";
 import { quotePayment } from "@/lib/payments/quote-payment";
 import { sessionExpired } from "@/lib/payments/get-payment";
 import { activeMethods } from "@/lib/sessions/create-session";
@@ -50,6 +51,8 @@ export type CheckoutPageData = {
   prefill: { name: string; email: string; phone: string };
   /** Live businesses: Stripe.js is loaded with this key; null in sandbox or when not connected. */
   stripePublishableKey: string | null;
+  /** The business's logo and accent colour (Settings); nulls keep the default look. */
+  branding: Branding;
 };
 
 /** The live state of a session, for the page's polling endpoint. */
@@ -136,6 +139,7 @@ export async function getCheckoutPage(db: Db, sessionId: string): Promise<Checko
     merchant: business.name,
     mode: business.mode,
     returnUrl: safeReturnUrl(business.returnUrl),
+    branding: await getBranding(db, business.id),
     description: session.description,
     items: session.items,
     amount: session.amount,

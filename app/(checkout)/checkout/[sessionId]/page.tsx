@@ -4,6 +4,7 @@ import { countryCodes } from "@/lib/checkout/countries";
 import { getCheckoutPage } from "@/lib/checkout/get-checkout";
 import { getDb } from "@/lib/db";
 import { countryName, messagesFor } from "@/lib/i18n";
+import { BrandingHeader } from "../branding";
 import { requestLocale } from "../request-locale";
 import { CheckoutApp } from "./checkout-app";
 
@@ -27,6 +28,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ sessi
 
   return (
     <main className="page">
+      <BrandingHeader branding={data.branding} />
       <CheckoutApp data={data} locale={locale} messages={messagesFor(locale)} countries={countries} />
     </main>
   );

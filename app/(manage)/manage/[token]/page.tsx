@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { BrandingHeader } from "@/app/(checkout)/checkout/branding";
 import { requestLocale } from "@/app/(checkout)/checkout/request-locale";
+import { getBranding } from "@/lib/branding/get-branding";
 import { getDb } from "@/lib/db";
 import { interpolate, messagesFor } from "@/lib/i18n";
 import {
@@ -42,6 +44,7 @@ export default async function ManagePage({
 
   return (
     <main className="page">
+      <BrandingHeader branding={await getBranding(await getDb(), subscription.businessId)} />
       {subscription.mode === "sandbox" && (
         <p className="test-banner" data-testid="test-mode">
           <strong>{messages.testMode.banner}</strong>

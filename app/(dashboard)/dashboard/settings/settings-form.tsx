@@ -1,0 +1,170 @@
+"use client";
+
+import { createContext, startTransition, useActionState, useContext, useId, useState, type ComponentProps, type FormEvent, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { Input, Label } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import type { SettingsActionResult } from "./actions";
+
+type SettingsAction = (previous: SettingsActionResult, form: FormData) => Promise<SettingsActionResult>;
+
+const ResultContext = createContext<SettingsActionResult>(null);
+const maxLogoBytes = 256 * 1024;
+
+function useFieldErrors(name: string): string[] | undefined {
+  const result = useContext(ResultContext);
+  return result && !result.ok ? result.fields?.[name] : undefined;
+}
+
+/** Hint and error paragraphs of a field, and the ids that tie them to it. */
+function FieldNotes({ id, hint, errors }: { id: string; hint?: ReactNode; errors?: string[] }) {
+  return (
+    <>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      {errors ? (
+        <p id={`${id}-error`} className="text-xs font-medium text-destructive">
+          {errors.join("; ")}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+const describedBy = (id: string, hint: unknown, errors: unknown) => [hint ? `${id}-hint` : null, errors ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+
+export function TextField({ name, label, hint, className, ...props }: { name: string; label: string; hint?: ReactNode } & ComponentProps<"input">) {
+  const id = useId();
+  const errors = useFieldErrors(name);
+  return (
+    <div className={cn("grid content-start gap-1.5", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy(id, hint, errors)} {...props} />
+      <FieldNotes id={id} hint={hint} errors={errors} />
+    </div>
+  );
+}
+
+export function SelectField({ name, label, hint, options, defaultValue }: { name: string; label: string; hint?: ReactNode; options: { value: string; label: string }[]; defaultValue: string }) {
+  const id = useId();
+  const errors = useFieldErrors(name);
+  return (
+    <div className="grid content-start gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Select id={id} name={name} defaultValue={defaultValue} aria-invalid={errors ? true : undefined} aria-describedby={describedBy(id, hint, errors)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </Select>
+      <FieldNotes id={id} hint={hint} errors={errors} />
+    </div>
+  );
+}
+
+export function CheckboxField({ name, label, hint, defaultChecked }: { name: string; label: string; hint?: ReactNode; defaultChecked: boolean }) {
+  const id = useId();
+  const errors = useFieldErrors(name);
+  return (
+    <div className="grid gap-1.5">
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          type="checkbox"
+          name={name}
+          defaultChecked={defaultChecked}
+          className="size-5 accent-primary"
+          aria-invalid={errors ? true : undefined}
+          aria-describedby={describedBy(id, hint, errors)}
+        />
+        <Label htmlFor={id}>{label}</Label>
+      </div>
+      <FieldNotes id={id} hint={hint} errors={errors} />
+    </div>
+  );
+}
+
+/** Radio choices in a fieldset (its legend is the question). */
+export function RadioField({ name, legend, options, defaultValue }: { name: string; legend: string; options: { value: string; label: string; hint: string }[]; defaultValue: string }) {
+  const id = useId();
+  const errors = useFieldErrors(name);
+  return (
+    <fieldset className="grid gap-2" aria-describedby={errors ? `${id}-error` : undefined}>
+      <legend className="mb-1 text-sm font-medium">{legend}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="flex items-start gap-2 rounded-md border p-3 text-sm has-[:checked]:border-primary">
+          <input type="radio" name={name} value={o.value} defaultChecked={o.value === defaultValue} className="mt-0.5 size-4 accent-primary" />
+          <span className="grid gap-0.5">
+            <span className="font-medium">{o.label}</span>
+            <span className="text-muted-foreground">{o.hint}</span>
+          </span>
+        </label>
+      ))}
+      <FieldNotes id={id} errors={errors} />
+    </fieldset>
+  );
+}
+
+/** The logo file input: only PNG, JPEG or WebP are offered; a file over 256 KB is refused before it is sent. */
+export function LogoField({ hint }: { hint: ReactNode }) {
+  const id = useId();
+  const serverErrors = useFieldErrors("logo");
+  const [localError, setLocalError] = useState<string | null>(null);
+  const errors = localError ? [localError] : serverErrors;
+  return (
+    <div className="grid content-start gap-1.5">
+      <Label htmlFor={id}>Logo</Label>
+      <Input
+        id={id}
+        name="logo"
+        type="file"
+        accept="image/png,image/jpeg,image/webp"
+        className="h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-2 file:py-1 file:text-sm"
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={describedBy(id, hint, errors)}
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          setLocalError(file && file.size > maxLogoBytes ? "The logo must be at most 256 KB" : null);
+        }}
+      />
+      <FieldNotes id={id} hint={hint} errors={errors} />
+    </div>
+  );
+}
+
+/**
+ * A settings form: posts to its server action (also without JavaScript), keeps what was typed when
+ * the action refuses it (React would reset the fields otherwise), and tells the outcome next to
+ * the button in a live region.
+ */
+export function SettingsForm({ action, businessId, submitLabel, children, "aria-label": ariaLabel }: { action: SettingsAction; businessId: string; submitLabel: string; children: ReactNode; "aria-label": string }) {
+  const [result, formAction, pending] = useActionState(action, null);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const logo = form.get("logo");
+    if (logo instanceof File && logo.size > maxLogoBytes) return; // LogoField already says why
+    startTransition(() => formAction(form));
+  };
+  return (
+    <ResultContext value={result}>
+      <form action={formAction} onSubmit={onSubmit} className="grid gap-4" aria-label={ariaLabel} noValidate>
+        <input type="hidden" name="business" value={businessId} />
+        {children}
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={pending} aria-disabled={pending}>
+            {pending ? "Saving…" : submitLabel}
+          </Button>
+          <p aria-live="polite" role="status" data-testid="settings-result" className={cn("text-sm", result && !result.ok ? "font-medium text-destructive" : "text-success")}>
+            {result ? (result.ok ? result.message : `Not saved: ${result.message}`) : ""}
+          </p>
+        </div>
+      </form>
+    </ResultContext>
+  );
+}
