@@ -15,7 +15,7 @@ export const navItems: NavItem[] = [
   { href: "/dashboard/payouts", label: "Payouts", icon: ArrowLeftRight, built: true },
   { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, built: false },
   { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound, built: false },
-  { href: "/dashboard/settings", label: "Settings", icon: Settings, built: false },
+  { href: "/dashboard/settings", label: "Settings", icon: Settings, built: true },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {
