@@ -1,5 +1,6 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
+import { resetEnv } from "@/lib/env";
 import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
 import { createUser } from "./create-user";
 import { handlers } from "./next-auth";
@@ -55,6 +56,31 @@ describe("Auth.js's own routes (/api/auth/*)", () => {
     });
     expect(wrong.headers.get("location")).toBe(`${origin}/dashboard/sign-in?error=CredentialsSignin&code=invalid`);
     expect(cookiesOf(wrong)).not.toContain("authjs.session-token");
+  });
+
+  it("make the cookies Secure and __Secure-/__Host- prefixed when ORIGIN is https", async () => {
+    const previous = process.env.ORIGIN;
+    process.env.ORIGIN = "https://pay.example.com";
+    resetEnv();
+    try {
+      const business = await createTestBusiness();
+      const email = `${uniqueName("https")}@example.com`;
+      await createUser(testDb(), { email, password: "a long password", businessId: business.business.id, role: "manager" });
+      const csrf = await request("GET", "/api/auth/csrf");
+      expect(csrf.headers.getSetCookie().find((c) => c.startsWith("__Host-authjs.csrf-token="))).toMatch(/Secure/);
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const signedIn = await request("POST", "/api/auth/callback/credentials", {
+        body: { email, password: "a long password", callbackUrl: `${origin}/dashboard`, csrfToken },
+        cookie: cookiesOf(csrf),
+      });
+      const session = signedIn.headers.getSetCookie().find((c) => c.startsWith("__Secure-authjs.session-token="));
+      expect(session).toMatch(/; Secure/i);
+      expect(session).toMatch(/HttpOnly/i);
+    } finally {
+      if (previous === undefined) delete process.env.ORIGIN;
+      else process.env.ORIGIN = previous;
+      resetEnv();
+    }
   });
 
   it("answer unknown and malformed paths with a 400, never a 500", async () => {
