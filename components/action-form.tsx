@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, useActionState, useContext, useEffect, useId, useState, type ReactNode } from "react";
+import { createContext, useActionState, useContext, useId, useState, type ReactNode } from "react";
 import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
@@ -46,11 +46,13 @@ export function ActionFeedback({ children }: { children: ReactNode }) {
 }
 
 function useStaffForm(action: StaffFormAction) {
-  const [result, formAction, pending] = useActionState(action, null);
   const announce = useContext(AnnounceContext);
-  useEffect(() => {
-    if (result && announce) announce(result);
-  }, [result, announce]);
+  // Announced from the action itself, not an effect: the form may be gone by the time it renders.
+  const [result, formAction, pending] = useActionState<StaffActionResult, FormData>(async (previous, form) => {
+    const outcome = await action(previous, form);
+    announce?.(outcome);
+    return outcome;
+  }, null);
   // Inline only when nothing on the page announces it.
   return { result, formAction, pending, inline: announce ? null : result };
 }

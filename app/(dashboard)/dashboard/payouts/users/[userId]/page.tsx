@@ -91,7 +91,7 @@ export default async function PayoutUserPage({
             {withdrawals.data.length === 0 ? (
               <p className="text-sm text-muted-foreground">No withdrawals yet.</p>
             ) : (
-              <Table>
+              <Table tabIndex={0}>
                 <TableCaption className="sr-only">Withdrawals, newest first</TableCaption>
                 <TableHeader>
                   <TableRow>
@@ -149,7 +149,7 @@ export default async function PayoutUserPage({
             {history.data.length === 0 ? (
               <p className="text-sm text-muted-foreground">No history yet.</p>
             ) : (
-              <Table>
+              <Table tabIndex={0}>
                 <TableCaption className="sr-only">Balance history, newest first</TableCaption>
                 <TableHeader>
                   <TableRow>
