@@ -5,6 +5,9 @@ import { createSession, expect, expectAccessible, test, type Business } from "./
 
 const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
 
+// Each test signs in, builds a session (and a subscription) and runs axe several times.
+test.describe.configure({ timeout: 90_000 });
+
 /** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
 function ownerOf(business: Business): { email: string; password: string } {
   const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
@@ -19,7 +22,8 @@ async function signIn(page: Page, login: { email: string; password: string }) {
   await page.getByLabel("E-mail").fill(login.email);
   await page.getByLabel("Password").fill(login.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  // argon2id on a shared, busy machine can take a while.
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible({ timeout: 30_000 });
 }
 
 function crc32(bytes: Buffer): number {
