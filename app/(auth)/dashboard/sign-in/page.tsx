@@ -18,7 +18,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const query = await searchParams;
   const callbackUrl = safeCallbackUrl(query.callbackUrl);
   if (await optionalStaff()) redirect(callbackUrl);
-  const notice = typeof query.notice === "string" ? notices[query.notice] : undefined;
+  // Auth.js's own routes (/api/auth/*) send refused requests here with ?error=.
+  const notice =
+    typeof query.notice === "string" ? notices[query.notice] : typeof query.error === "string" ? "Please sign in again." : undefined;
   return (
     <section className={styles.panel} aria-labelledby="sign-in-title">
       <h1 className={styles.title} id="sign-in-title">
