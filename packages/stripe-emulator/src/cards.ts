@@ -6,9 +6,10 @@
 export type CardBehavior =
   /**
    * Charges succeed; `risk` is the Radar risk level put on the charge's outcome. With
-   * `refundFailsLater` (4000000000005126), a refund begins `succeeded` and turns `failed` later.
+   * `refundFailsLater` (4000000000005126), a refund begins `succeeded` and turns `failed` later;
+   * with `refundPendsFirst` (4000000000007726), it begins `pending` and turns `succeeded` later.
    */
-  | { kind: "succeed"; risk: "normal" | "elevated"; refundFailsLater?: true }
+  | { kind: "succeed"; risk: "normal" | "elevated"; refundFailsLater?: true; refundPendsFirst?: true }
   /** The issuer declines every charge (and the $0 check made when attaching to a customer). */
   | { kind: "decline"; code: string; declineCode: string; message: string; param?: string }
   /** Attaching to a customer succeeds; every charge is declined (4000000000000341). */
@@ -70,6 +71,7 @@ const special: Record<string, Partial<CardInfo> & { behavior: CardBehavior }> = 
   "4000002500003155": { behavior: { kind: "authenticate", unlessSetUp: true } },
   "4000000000009235": { behavior: { kind: "succeed", risk: "elevated" } },
   "4000000000005126": { behavior: { kind: "succeed", risk: "normal", refundFailsLater: true } },
+  "4000000000007726": { behavior: { kind: "succeed", risk: "normal", refundPendsFirst: true } },
   "4000000000004954": { behavior: { kind: "blocked" } },
   "4100000000000019": { behavior: { kind: "blocked" } },
   "4000056655665556": { funding: "debit", behavior: { kind: "succeed", risk: "normal" } },

@@ -354,6 +354,36 @@ describe("refunds", () => {
     const kept = await stripe.refunds.create({ payment_intent: visa.id });
     expect((await stripe.refunds.retrieve(kept.id)).status).toBe("succeeded");
   });
+  it("4000000000007726: the refund begins pending and turns succeeded 30 s later on its clock", async () => {
+    const { key, stripe } = fresh();
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: 1_800_000_000 });
+    const customer = await stripe.customers.create({ test_clock: clock.id });
+    const method = await stripe.paymentMethods.create({
+      type: "card",
+      card: { number: "4000000000007726", exp_month: 12, exp_year: 2040, cvc: "123" },
+    });
+    const intent = await stripe.paymentIntents.create({
+      amount: 3000,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: method.id,
+      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      confirm: true,
+    });
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(refund).toMatchObject({ status: "pending", amount: 3000 });
+    expect(await stripe.charges.retrieve(String(intent.latest_charge))).toMatchObject({
+      amount_refunded: 3000,
+    });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: refund.created + 31 });
+    await emulator.idle();
+    expect((await stripe.refunds.retrieve(refund.id)).status).toBe("succeeded");
+    const updated = emulator.events(key, "charge.refund.updated");
+    expect(updated.map((e) => (e.data.object as { status: string }).status)).toEqual(["succeeded"]);
+    expect(updated[0]?.data.previous_attributes).toEqual({ status: "pending" });
+    expect(emulator.events(key, "refund.updated")).toHaveLength(1);
+    expect(emulator.events(key, "refund.failed")).toHaveLength(0);
+  });
 });
 
 describe("webhook endpoints and events", () => {

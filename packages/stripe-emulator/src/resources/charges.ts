@@ -12,23 +12,42 @@ import { type Ctx, clockOfCustomer, idOf, timeForCustomer } from "../state";
 const formatDollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
- * How long after its creation a refund of 4000000000005126 turns `failed`. Stripe documents only
- * "some time later"; the emulator uses 30 seconds on the refund's clock (its customer's test clock,
- * else the emulator's clock, where it happens at the first request after that time).
+ * How long after its creation a refund of 4000000000005126 turns `failed`, or one of
+ * 4000000000007726 turns `succeeded`. Stripe documents only "some time later"; the emulator uses
+ * 30 seconds on the refund's clock (its customer's test clock, else the emulator's clock, where it
+ * happens at the first request after that time).
  */
 export const refundFailureDelaySeconds = 30;
 
-/** Refunds of the card 4000000000005126 that are still `succeeded`: each fails at its due time. */
+/** The test-card behaviour of the card a refund goes back to (its charge's payment method). */
+function refundCard(ctx: Ctx, paymentMethod: Stripe.Refund["payment_method"]) {
+  const pm = idOf(paymentMethod as string | null);
+  const behavior = pm ? ctx.account.cards.get(pm)?.behavior : undefined;
+  return behavior?.kind === "succeed" ? behavior : undefined;
+}
+
+/** Refunds of 4000000000005126 still `succeeded`, and of 4000000000007726 still `pending`: each changes at its due time. */
 export function dueRefundFailures(ctx: Ctx, clockId: string | null): { at: number; run: () => void }[] {
   const due: { at: number; run: () => void }[] = [];
   for (const refund of ctx.account.store.all("refund")) {
-    if (refund.status !== "succeeded" || clockOfCustomer(ctx, idOf(refund.customer)) !== clockId) continue;
-    const pm = idOf(refund.payment_method as string | null);
-    const card = pm ? ctx.account.cards.get(pm) : undefined;
-    if (card?.behavior.kind !== "succeed" || !card.behavior.refundFailsLater) continue;
-    due.push({ at: refund.created + refundFailureDelaySeconds, run: () => failRefund(ctx, refund) });
+    if (clockOfCustomer(ctx, idOf(refund.customer)) !== clockId) continue;
+    const card = refundCard(ctx, refund.payment_method);
+    const at = refund.created + refundFailureDelaySeconds;
+    if (refund.status === "succeeded" && card?.refundFailsLater)
+      due.push({ at, run: () => failRefund(ctx, refund) });
+    if (refund.status === "pending" && card?.refundPendsFirst)
+      due.push({ at, run: () => settleRefund(ctx, refund) });
   }
   return due;
+}
+
+/** A pending refund (4000000000007726) reaches the card: `succeeded`, with `charge.refund.updated` and `refund.updated`. */
+function settleRefund(ctx: Ctx, refund: Stripe.Refund): void {
+  const created = timeForCustomer(ctx, idOf(refund.customer));
+  const before = snapshot(refund);
+  refund.status = "succeeded";
+  emit(ctx, "charge.refund.updated", refund, { created, before });
+  emit(ctx, "refund.updated", refund, { created, before });
 }
 
 /**
@@ -122,7 +141,7 @@ export function refundCharge(
     reason,
     receipt_number: null,
     source_transfer_reversal: null,
-    status: "succeeded",
+    status: refundCard(ctx, charge.payment_method)?.refundPendsFirst ? "pending" : "succeeded",
     transfer_reversal: null,
   };
   ctx.account.store.insert("refund", refund);
