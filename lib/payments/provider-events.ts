@@ -12,7 +12,10 @@ import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config"
 import { handleSubscriptionEvent, isSubscriptionEvent } from "@/lib/subscriptions/handle-subscription-event";
 import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
-import { recordProviderRefund } from "./refund-payment";
+import { findRefundByProviderId, recordProviderRefund, syncRefund } from "./refund-payment";
+
+/** Stripe's events about one refund: `charge.refund.updated` (every API version), `refund.*` (newer ones). */
+const stripeRefundEvents = new Set(["charge.refund.updated", "refund.updated", "refund.failed"]);
 
 /**
  * Inbound provider events (decision 0008): attributed to a business from the objects Kassa created
@@ -208,6 +211,17 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
         return { handled: false, note: "no Kassa payment for this charge" };
       const recorded = await recordProviderRefund(db, attempt.sessionId, intentId, refunded);
       return { handled: true, note: recorded ? `refund ${recorded.id} recorded` : "refunds already known" };
+    }
+    if (stripeRefundEvents.has(event.type)) {
+      // A refund changed at Stripe (a pending one settled, or a card refund failed after it
+      // succeeded): re-read it there and record what it says now.
+      const providerRefundId = asString(object?.id);
+      const refund = providerRefundId
+        ? await findRefundByProviderId(db, event.businessId, "stripe", providerRefundId)
+        : null;
+      if (!refund) return { handled: false, note: "no Kassa refund for this Stripe refund" };
+      const synced = await syncRefund(db, refund.id);
+      return { handled: true, note: `refund ${refund.id}: ${synced.status}` };
     }
     if (isSubscriptionEvent(event.type)) return handleSubscriptionEvent(db, event);
     return { handled: false, note: `${event.type}: stored, not handled` };

@@ -23,7 +23,7 @@ import type { JobHandler } from "@/lib/jobs/job-outcome";
 import { postTransaction } from "@/lib/ledger/post-transaction";
 import { log } from "@/lib/log";
 import { providerFor } from "@/lib/providers/provider-for";
-import type { RefundRequest } from "@/lib/providers/types";
+import type { RefundOutcome, RefundRequest } from "@/lib/providers/types";
 import { cancelRefundedSubscription } from "@/lib/subscriptions/cancel-refunded-subscription";
 import { billingFor } from "@/lib/subscriptions/set-up-subscription";
 import { isoMicros } from "@/lib/time";
@@ -123,7 +123,8 @@ const providerReason: Record<RefundReason, RefundRequest["reason"]> = {
 
 /**
  * Executes a reserved refund at its provider and records the result. Idempotent: a refund no
- * longer pending is returned as is, and the provider call carries the refund id as its key.
+ * longer pending is returned as is, and the provider call carries the refund id as its key; a
+ * refund the provider answered `pending` (it has a provider id) is re-read instead (syncRefund).
  * Throws ProviderError when the provider cannot be reached (the refund stays pending; its job retries).
  * The note sent is the refund's own; `options.note` only serves jobs queued before notes were kept.
  */
@@ -140,6 +141,7 @@ export async function executeRefund(
     .limit(1);
   if (!row) throw new Error(`No refund ${refundId}`);
   if (row.refund.status !== "pending") return row.refund;
+  if (row.refund.providerRefundId) return syncRefund(db, refundId);
   const provider = await providerFor(db, row.business, row.refund.provider);
   const outcome = await provider.refund({
     refundId,
@@ -153,10 +155,47 @@ export async function executeRefund(
       ...((row.refund.note ?? options.note) ? { kassa_reason: row.refund.note ?? options.note } : {}),
     },
   });
+  return applyRefundOutcome(db, refundId, outcome);
+}
+
+/**
+ * Re-reads a refund at its provider and records what it says now (outside any transaction; the
+ * row is then locked, read fresh and decided on): a pending refund succeeds or fails, and a
+ * succeeded one that the provider now says failed (a card refund can, days later) is reversed.
+ * A refund without a provider id, or at a provider whose refunds are final, is returned as is.
+ * Throws ProviderError when the provider cannot be reached.
+ */
+export async function syncRefund(db: Db, refundId: string): Promise<Refund> {
+  const [row] = await db
+    .select({ refund: refunds, business: businesses })
+    .from(refunds)
+    .innerJoin(businesses, eq(businesses.id, refunds.businessId))
+    .where(eq(refunds.id, refundId))
+    .limit(1);
+  if (!row) throw new Error(`No refund ${refundId}`);
+  const { refund } = row;
+  if (refund.status === "failed" || !refund.providerRefundId) return refund;
+  const provider = await providerFor(db, row.business, refund.provider);
+  if (!provider.retrieveRefund) return refund;
+  return applyRefundOutcome(db, refundId, await provider.retrieveRefund(refund.providerRefundId));
+}
+
+/**
+ * Records a provider's answer about a refund, under the session and refund locks, reading the row
+ * fresh: pending → succeeded (the `refunded` webhook, once), pending or succeeded → failed (the
+ * balance debit credited back, once: a failed refund is never changed again), pending → pending
+ * (the provider id kept; the `refund_payment` job re-reads it). Anything else changes nothing.
+ */
+async function applyRefundOutcome(db: Db, refundId: string, outcome: RefundOutcome): Promise<Refund> {
   return transactionWithJobs(db, async (tx) => {
-    const { session, business, payment } = await lockSession(tx, row.refund.sessionId);
+    const [current] = await tx
+      .select({ sessionId: refunds.sessionId })
+      .from(refunds)
+      .where(eq(refunds.id, refundId));
+    if (!current) throw new Error(`No refund ${refundId}`);
+    const { session, business, payment } = await lockSession(tx, current.sessionId);
     const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for("update");
-    if (!refund || refund.status !== "pending" || !payment) return refund!;
+    if (!refund || refund.status === "failed" || !payment) return refund!;
     if (outcome.status === "failed") {
       let reversal: string | null = null;
       if (refund.ledgerAmount > 0) {
@@ -180,7 +219,7 @@ export async function executeRefund(
         .update(refunds)
         .set({
           status: "failed",
-          providerRefundId: outcome.providerRefundId,
+          providerRefundId: outcome.providerRefundId ?? refund.providerRefundId,
           reversalTransactionId: reversal,
           failureMessage: outcome.failure.message,
           updatedAt: sql`now()`,
@@ -188,8 +227,22 @@ export async function executeRefund(
         })
         .where(eq(refunds.id, refundId))
         .returning();
-      log.warn("refund refused by the provider", { refundId, failure: outcome.failure });
+      log.warn(
+        refund.status === "succeeded"
+          ? "refund failed at the provider after it succeeded"
+          : "refund refused by the provider",
+        { refundId, failure: outcome.failure },
+      );
       return failed!;
+    }
+    if (refund.status !== "pending") return refund;
+    if (outcome.status === "pending") {
+      const [waiting] = await tx
+        .update(refunds)
+        .set({ providerRefundId: outcome.providerRefundId, updatedAt: sql`now()` })
+        .where(eq(refunds.id, refundId))
+        .returning();
+      return waiting!;
     }
     const [done] = await tx
       .update(refunds)
@@ -220,6 +273,27 @@ export async function executeRefund(
   });
 }
 
+/** The refund of a provider's refund id, if Kassa made it (inbound events name refunds by it). */
+export async function findRefundByProviderId(
+  db: Db,
+  businessId: string,
+  provider: string,
+  providerRefundId: string,
+): Promise<Refund | null> {
+  const [refund] = await db
+    .select()
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.businessId, businessId),
+        eq(refunds.provider, provider),
+        eq(refunds.providerRefundId, providerRefundId),
+      ),
+    )
+    .limit(1);
+  return refund ?? null;
+}
+
 /** Executes refunds right after the commit that reserved them; a failure leaves them to their job. */
 export async function executeRefundsNow(db: Db, refundIds: string[]): Promise<void> {
   for (const id of refundIds)
@@ -235,6 +309,13 @@ export const refundPaymentJob: JobHandler = async (db, job) => {
   const note = typeof job.payload.note === "string" ? job.payload.note : undefined;
   try {
     const refund = await executeRefund(db, refundId, { note });
+    // The provider answered pending: read it again later until it is final.
+    if (refund.status === "pending" && refund.providerRefundId)
+      return {
+        status: "retry",
+        at: new Date(Date.now() + 5 * 60_000),
+        note: "refund pending at the provider",
+      };
     return { status: "done", note: `refund ${refund.status}` };
   } catch (error) {
     if (error instanceof ProviderError)

@@ -112,6 +112,11 @@ export interface CardProvider {
   /** Gives up a charge waiting for the payer (an abandoned challenge); answers its final state. */
   cancelCharge(providerPaymentId: string): Promise<ChargeOutcome>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * Re-reads a refund (one left pending, or one the provider says changed: a card refund can fail
+   * after it succeeded). Absent where the provider's refunds are final when answered.
+   */
+  retrieveRefund?(providerRefundId: string): Promise<RefundOutcome>;
 }
 
 /** A redirect payment at the provider, as Kassa reads it. */
@@ -144,6 +149,8 @@ export interface RedirectProvider {
   startPayment(request: StartRedirectRequest): Promise<{ providerPaymentId: string; redirectUrl: string }>;
   retrievePayment(providerPaymentId: string): Promise<RedirectPaymentState>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** As CardProvider's: absent where refunds are final when answered. */
+  retrieveRefund?(providerRefundId: string): Promise<RefundOutcome>;
 }
 
 export type PaymentProvider = CardProvider | RedirectProvider;

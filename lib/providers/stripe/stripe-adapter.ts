@@ -211,22 +211,18 @@ export class StripeAdapter implements CardProvider {
         },
         { idempotencyKey: `kassa-refund-${request.refundId}` },
       );
-      if (refund.status === "succeeded" || refund.status === "pending" || refund.status === "requires_action")
-        return {
-          status: refund.status === "succeeded" ? "succeeded" : "pending",
-          providerRefundId: refund.id,
-        };
-      return {
-        status: "failed",
-        providerRefundId: refund.id,
-        failure: {
-          code: refund.failure_reason ?? "refund_failed",
-          message: `Stripe refund ${refund.status}`,
-        },
-      };
+      return refundOutcome(refund);
     } catch (error) {
       const failure = refusal(error);
       if (failure) return { status: "failed", providerRefundId: null, failure };
+      unavailable(error);
+    }
+  }
+
+  async retrieveRefund(providerRefundId: string): Promise<RefundOutcome> {
+    try {
+      return refundOutcome(await this.stripe.refunds.retrieve(providerRefundId));
+    } catch (error) {
       unavailable(error);
     }
   }
@@ -278,4 +274,31 @@ export class StripeAdapter implements CardProvider {
         return { status: "processing", providerPaymentId: intent.id };
     }
   }
+}
+
+/** Why Stripe says a refund failed, in words (its `failure_reason` codes). */
+const refundFailureMessages: Record<string, string> = {
+  charge_for_pending_refund_disputed: "The charge was disputed while the refund was pending",
+  declined: "The card network declined the refund",
+  expired_or_canceled_card: "The card was expired or canceled, so the refund could not reach it",
+  insufficient_funds: "The Stripe balance could not cover the refund",
+  lost_or_stolen_card: "The card was reported lost or stolen, so the refund could not reach it",
+  merchant_request: "The refund was canceled at Stripe",
+  unknown: "The refund failed at Stripe for an unknown reason",
+};
+
+/** A Stripe refund as Kassa reads it: succeeded, pending (also requires_action), or failed/canceled. */
+function refundOutcome(refund: Stripe.Refund): RefundOutcome {
+  if (refund.status === "succeeded") return { status: "succeeded", providerRefundId: refund.id };
+  if (refund.status === "pending" || refund.status === "requires_action")
+    return { status: "pending", providerRefundId: refund.id };
+  const code = refund.failure_reason ?? "refund_failed";
+  return {
+    status: "failed",
+    providerRefundId: refund.id,
+    failure: {
+      code,
+      message: `${refundFailureMessages[code] ?? `Stripe refund ${refund.status}`} (${code})`,
+    },
+  };
 }
