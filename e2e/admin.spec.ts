@@ -60,7 +60,7 @@ async function subscribed(request: APIRequestContext, business: Business): Promi
   return found!;
 }
 
-test("support signs in, finds a business and opens it, cancels a subscription as admin; the merchant's resume is refused (403)", async ({ page, request, business }, testInfo) => {
+test("support signs in, finds a business and opens it, cancels a subscription as admin (the merchant's resume is refused: 403), accepts a held payment", async ({ page, request, business }, testInfo) => {
   const subscription = await subscribed(request, business);
   const admin = { email: "support-e2e@example.com", password: "support e2e password" };
   expect(kassa(["user", "create", "--email", admin.email, "--password", admin.password, "--role", "admin"])).toMatchObject({ admin: true, role: "admin" });
@@ -97,6 +97,22 @@ test("support signs in, finds a business and opens it, cancels a subscription as
   expect(resumed.status()).toBe(403);
   expect(await resumed.json()).toMatchObject({ error: "resume_not_allowed" });
   expect((await readSubscription(request, business, subscription.id)).cancel_requested_by).toBe("admin");
+
+  // A payment held for review in this business: found across businesses, accepted by support.
+  const heldOrder = orderId();
+  const heldSession = await createSession(request, business, { order_id: heldOrder });
+  const held = await request.post(`/api/sandbox/sessions/${heldSession}/pay`, { headers: auth(business.secret_key), data: { card_number: "4000000000009235" } });
+  expect(((await held.json()) as { status: string }).status).toBe("pending_review");
+  await page.goto(`/admin/payments?q=${heldSession}`);
+  await expect(page.getByRole("table", { name: "Payments of every business, newest first" })).toContainText(heldOrder);
+  await page.getByRole("navigation", { name: "Support console" }).getByRole("link", { name: "Review queue" }).click();
+  const queue = page.getByRole("table", { name: "Payments held for review, longest waiting first" });
+  await expect(queue).toContainText(heldOrder);
+  await expectAccessible(page);
+  await queue.getByRole("button", { name: `Accept ${heldOrder}` }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Accepted ${heldOrder}` })).toBeVisible();
+  const accepted = await request.get(`/api/payment/${heldSession}`, { headers: auth(business.secret_key) });
+  expect(((await accepted.json()) as { status: string }).status).toBe("succeeded");
 
   // The other lists answer, with their empty or filled states.
   for (const path of ["/admin/payments", "/admin/reviews", "/admin/deliveries"]) {
