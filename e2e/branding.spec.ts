@@ -58,7 +58,7 @@ function logoPng(): Buffer {
 const background = (page: Page) => page.getByTestId("pay-button").evaluate((el) => getComputedStyle(el).backgroundColor);
 const textColor = (page: Page) => page.getByTestId("pay-button").evaluate((el) => getComputedStyle(el).color);
 
-test("an owner sets an accent colour and a logo in Settings; the checkout page shows them, and keeps its strict CSP", async ({ page, request, business }) => {
+test("an owner sets an accent colour and a logo in Settings; the checkout page shows them, and keeps its strict CSP", async ({ page, request, business }, testInfo) => {
   const sessionId = await createSession(request, business);
 
   // Before: the default look.
@@ -92,6 +92,7 @@ test("an owner sets an accent colour and a logo in Settings; the checkout page s
   await expect(page.getByTestId("accent-sample")).toContainText("Pay");
   await expect(page.getByText("Black text on #ffd400")).toBeVisible();
   await expectAccessible(page);
+  await testInfo.attach(`settings-${testInfo.project.name}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 
   // The checkout page: the logo (from our origin, with its sniffed type) and the colour.
   const csp: string[] = [];
@@ -119,6 +120,7 @@ test("an owner sets an accent colour and a logo in Settings; the checkout page s
   expect(csp[0]).not.toContain("style-src-attr");
   expect(csp[0]).toMatch(/img-src 'self'/);
   await expectAccessible(page);
+  await testInfo.attach(`branded-checkout-${testInfo.project.name}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 });
 
 /** A monthly plan paid with 4242 through the sandbox helper; its management URL. */
