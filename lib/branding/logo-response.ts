@@ -30,7 +30,8 @@ export async function logoResponse(db: Db, businessId: string, version: string):
       "Cache-Control": "public, max-age=31536000, immutable",
       ETag: `"${logo.sha256}"`,
       "X-Content-Type-Options": "nosniff",
-      // Opened directly, it is an image and nothing else.
+      // Opened directly, it is an image and nothing else. (Served by Next, proxy.ts replaces it
+      // with the pages' own strict policy.)
       "Content-Security-Policy": "default-src 'none'; sandbox",
       "Content-Disposition": "inline",
       "Cross-Origin-Resource-Policy": "same-origin",
