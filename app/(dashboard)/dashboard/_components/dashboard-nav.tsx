@@ -11,10 +11,10 @@ type NavItem = { href: string; label: string; icon: LucideIcon; built: boolean }
 export const navItems: NavItem[] = [
   { href: "/dashboard", label: "Overview", icon: LayoutDashboard, built: true },
   { href: "/dashboard/payments", label: "Payments", icon: CreditCard, built: true },
-  { href: "/dashboard/subscriptions", label: "Subscriptions", icon: Repeat, built: false },
+  { href: "/dashboard/subscriptions", label: "Subscriptions", icon: Repeat, built: true },
   { href: "/dashboard/payouts", label: "Payouts", icon: ArrowLeftRight, built: true },
-  { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, built: false },
-  { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound, built: false },
+  { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, built: true },
+  { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound, built: true },
   { href: "/dashboard/settings", label: "Settings", icon: Settings, built: true },
 ];
 

@@ -1,0 +1,41 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createApiKeyAs, revokeApiKeyAs, rollApiKeyAs } from "@/lib/dashboard/api-key-actions";
+import { formObject, type ActionResult } from "@/lib/dashboard/run-staff-action";
+import { staffForAction } from "@/lib/dashboard/staff-for-action";
+import { getDb } from "@/lib/db";
+
+/** A key in clear, shown once after create or roll; never stored in the page. */
+export type ShownKey = { id: string; kind: string; name: string | null; prefix: string; key: string };
+export type ApiKeyActionResult = ActionResult<ShownKey> | null;
+
+const shown = (result: Awaited<ReturnType<typeof createApiKeyAs>>): ApiKeyActionResult => {
+  revalidatePath("/dashboard/api-keys");
+  if (!result.ok) return result;
+  const key = result.data!;
+  return { ok: true, message: result.message, data: { id: key.id, kind: key.kind, name: key.name, prefix: key.prefix, key: key.key } };
+};
+
+// Create a secret or public key (owner or admin).
+export async function createApiKeyAction(_previous: ApiKeyActionResult, form: FormData): Promise<ApiKeyActionResult> {
+  const found = await staffForAction("api_keys");
+  if ("refused" in found) return found.refused;
+  return shown(await createApiKeyAs(await getDb(), found.staff, formObject(form)));
+}
+
+// Roll a key with the chosen overlap.
+export async function rollApiKeyAction(_previous: ApiKeyActionResult, form: FormData): Promise<ApiKeyActionResult> {
+  const found = await staffForAction("api_keys");
+  if ("refused" in found) return found.refused;
+  return shown(await rollApiKeyAs(await getDb(), found.staff, formObject(form)));
+}
+
+// Revoke a key (confirmed in the page).
+export async function revokeApiKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult | null> {
+  const found = await staffForAction("api_keys");
+  if ("refused" in found) return found.refused;
+  const result = await revokeApiKeyAs(await getDb(), found.staff, formObject(form));
+  revalidatePath("/dashboard/api-keys");
+  return result.ok ? { ok: true, message: result.message } : result;
+}

@@ -1,0 +1,16 @@
+import { Skeleton } from "@/components/ui/skeleton";
+
+export default function Loading() {
+  return (
+    <div className="grid gap-6" role="status" aria-label="Loading webhooks">
+      <Skeleton className="h-8 w-40" />
+      <Skeleton className="h-48" />
+      <Skeleton className="h-24" />
+      <div className="grid gap-2">
+        {Array.from({ length: 6 }, (_, i) => (
+          <Skeleton key={i} className="h-12" />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+"use client";
+
+import { Eye } from "lucide-react";
+import { useActionState, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Input, Label } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { ActionOutcome } from "../_components/action-outcome";
+import { SecretOnce } from "../_components/secret-once";
+import {
+  resendFailedWebhookEventsAction,
+  resendWebhookEventAction,
+  revealWebhookTokenAction,
+  rotateWebhookTokenAction,
+  sendTestWebhookEventAction,
+  updateWebhookEndpointAction,
+} from "./actions";
+
+type Choice = { seconds: number; label: string };
+
+/** URL and enabled event kinds. */
+export function EndpointForm({ businessId, url, enabled, kinds }: { businessId: string; url: string | null; enabled: string[]; kinds: readonly string[] }) {
+  const [result, save, saving] = useActionState(updateWebhookEndpointAction, null);
+  const fieldError = (name: string) => (result && !result.ok ? result.fields?.[name]?.join(", ") : undefined);
+  return (
+    <form action={save} className="grid gap-4">
+      <input type="hidden" name="business" value={businessId} />
+      <div className="grid gap-1.5">
+        <Label htmlFor="webhook-url">Endpoint URL</Label>
+        <Input
+          id="webhook-url"
+          name="url"
+          type="url"
+          inputMode="url"
+          defaultValue={url ?? ""}
+          placeholder="https://example.com/webhooks/kassa"
+          autoComplete="off"
+          aria-describedby="webhook-url-help"
+          aria-invalid={fieldError("url") ? true : undefined}
+        />
+        <p id="webhook-url-help" className="text-sm text-muted-foreground">
+          {fieldError("url") ?? "Leave empty to stop sending: new events are then recorded as skipped."}
+        </p>
+      </div>
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Event kinds sent</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {kinds.map((kind) => (
+            <label key={kind} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="events" value={kind} defaultChecked={enabled.includes(kind)} className="size-4 accent-primary" />
+              <code>{kind}</code>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div>
+        <Button type="submit" disabled={saving}>
+          Save settings
+        </Button>
+      </div>
+      <ActionOutcome result={result} />
+    </form>
+  );
+}
+
+/** The signing token: hidden until asked for; rotation with an overlap shows the new one. */
+export function TokenControls({ businessId, overlaps, previousUntil }: { businessId: string; overlaps: Choice[]; previousUntil: string | null }) {
+  const [revealed, reveal, revealing] = useActionState(revealWebhookTokenAction, null);
+  const [rotated, rotate, rotating] = useActionState(rotateWebhookTokenAction, null);
+  const [open, setOpen] = useState(false);
+  const token = rotated?.ok ? rotated.data : revealed?.ok ? revealed.data : undefined;
+  return (
+    <div className="grid gap-3">
+      <div className="flex flex-wrap gap-2">
+        <form action={reveal}>
+          <input type="hidden" name="business" value={businessId} />
+          <Button type="submit" variant="outline" disabled={revealing}>
+            <Eye aria-hidden /> Reveal token
+          </Button>
+        </form>
+        <Dialog open={open} onOpenChange={setOpen}>
+          <DialogTrigger asChild>
+            <Button variant="outline">Rotate token…</Button>
+          </DialogTrigger>
+          <DialogContent>
+            <DialogHeader>
+              <DialogTitle>Rotate the signing token</DialogTitle>
+              <DialogDescription>
+                A new token signs every delivery from now on. During the overlap each delivery carries a second signature made with the old token, so
+                your receiver can switch without rejecting anything.
+              </DialogDescription>
+            </DialogHeader>
+            <form
+              action={async (form) => {
+                await rotate(form);
+                setOpen(false);
+              }}
+              className="grid gap-4"
+            >
+              <input type="hidden" name="business" value={businessId} />
+              <div className="grid gap-1.5">
+                <Label htmlFor="token-overlap">The old token keeps signing for</Label>
+                <Select id="token-overlap" name="overlap" defaultValue={String(24 * 60 * 60)}>
+                  {overlaps.map((o) => (
+                    <option key={o.seconds} value={o.seconds}>
+                      {o.label}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+              <DialogFooter>
+                <DialogClose asChild>
+                  <Button type="button" variant="ghost">
+                    Cancel
+                  </Button>
+                </DialogClose>
+                <Button type="submit" disabled={rotating}>
+                  Rotate token
+                </Button>
+              </DialogFooter>
+            </form>
+          </DialogContent>
+        </Dialog>
+      </div>
+      {previousUntil && !rotated && <p className="text-sm text-muted-foreground">The previous token also signs deliveries until {previousUntil}.</p>}
+      {token && <SecretOnce id="webhook-token" label={rotated?.ok ? "New signing token" : "Signing token"} value={token} note={rotated?.ok ? rotated.message : undefined} />}
+      <ActionOutcome result={rotated && !rotated.ok ? rotated : null} />
+      <ActionOutcome result={revealed && !revealed.ok ? revealed : null} />
+    </div>
+  );
+}
+
+/** Send a test event; resend every failure since a time. */
+export function DeliveryTools({ businessId, kinds, defaultSince }: { businessId: string; kinds: readonly string[]; defaultSince: string }) {
+  const [tested, test, testing] = useActionState(sendTestWebhookEventAction, null);
+  const [resent, resend, resending] = useActionState(resendFailedWebhookEventsAction, null);
+  return (
+    <div className="grid gap-6 md:grid-cols-2">
+      <form action={test} className="grid gap-3" aria-label="Send a test event">
+        <input type="hidden" name="business" value={businessId} />
+        <div className="grid gap-1.5">
+          <Label htmlFor="test-type">Test event kind</Label>
+          <Select id="test-type" name="type" defaultValue="succeeded">
+            {kinds.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div>
+          <Button type="submit" variant="outline" disabled={testing}>
+            Send test event
+          </Button>
+        </div>
+        <ActionOutcome result={tested} />
+      </form>
+      <form action={resend} className="grid gap-3" aria-label="Resend failed events">
+        <input type="hidden" name="business" value={businessId} />
+        <div className="grid gap-1.5">
+          <Label htmlFor="resend-since">Resend every event that failed since (UTC)</Label>
+          <Input id="resend-since" name="since" type="datetime-local" defaultValue={defaultSince} required />
+        </div>
+        <div>
+          <Button type="submit" variant="outline" disabled={resending}>
+            Resend failed events
+          </Button>
+        </div>
+        <ActionOutcome result={resent} />
+      </form>
+    </div>
+  );
+}
+
+/** Send one event again. */
+export function ResendEvent({ businessId, eventId }: { businessId: string; eventId: string }) {
+  const [result, resend, resending] = useActionState(resendWebhookEventAction, null);
+  return (
+    <form action={resend} className="grid gap-2">
+      <input type="hidden" name="business" value={businessId} />
+      <input type="hidden" name="event" value={eventId} />
+      <div>
+        <Button type="submit" size="sm" variant="outline" disabled={resending} aria-label={`Resend event ${eventId}`}>
+          Resend
+        </Button>
+      </div>
+      <ActionOutcome result={result} />
+    </form>
+  );
+}
