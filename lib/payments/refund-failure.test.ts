@@ -162,7 +162,16 @@ describe("a refund that fails at Stripe after it succeeded (4000000000005126)", 
       .select()
       .from(jobs)
       .where(eq(jobs.dedupeKey, `refund_payment:${res.body.id}`));
-    expect(await refundPaymentJob(testDb(), job!, defaultJobContext())).toMatchObject({ status: "retry" });
+    const retry = await refundPaymentJob(testDb(), job!, defaultJobContext());
+    expect(retry).toMatchObject({ status: "retry", note: "refund pending at the provider" });
+    if (retry.status === "retry") expect(retry.at.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
+    // Later attempts wait longer, at most 6 hours.
+    const late = await refundPaymentJob(testDb(), { ...job!, attempts: 19 }, defaultJobContext());
+    if (late.status === "retry") {
+      expect(late.at.getTime() - Date.now()).toBeGreaterThan(5 * 3_600_000);
+      expect(late.at.getTime() - Date.now()).toBeLessThanOrEqual(6 * 3_600_000);
+    }
+    expect(late.status).toBe("retry");
     expect((await refundsOf(session_id)).map((r) => r.status)).toEqual(["pending"]);
 
     await laterAtStripe(biz, 31);

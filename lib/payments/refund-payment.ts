@@ -309,13 +309,12 @@ export const refundPaymentJob: JobHandler = async (db, job) => {
   const note = typeof job.payload.note === "string" ? job.payload.note : undefined;
   try {
     const refund = await executeRefund(db, refundId, { note });
-    // The provider answered pending: read it again later until it is final.
-    if (refund.status === "pending" && refund.providerRefundId)
-      return {
-        status: "retry",
-        at: new Date(Date.now() + 5 * 60_000),
-        note: "refund pending at the provider",
-      };
+    // The provider answered pending: read it again later, backing off from 5 minutes to 6 hours
+    // (about 4 days over the job's 20 attempts); the provider's events settle it sooner.
+    if (refund.status === "pending" && refund.providerRefundId) {
+      const delayMs = Math.min(5 * 60_000 * 2 ** Math.min(Math.max(job.attempts - 1, 0), 7), 6 * 3_600_000);
+      return { status: "retry", at: new Date(Date.now() + delayMs), note: "refund pending at the provider" };
+    }
     return { status: "done", note: `refund ${refund.status}` };
   } catch (error) {
     if (error instanceof ProviderError)
