@@ -67,7 +67,7 @@ async function liveCheckout(pathname: string): Promise<boolean> {
 export const config = {
   matcher: [
     {
-      source: "/((?!api|_next/static|_next/image|favicon.ico|methods/).*)",
+      source: "/((?!api|_next/static|_next/image|favicon.ico|methods/|brand/).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -110,6 +110,8 @@ test("an owner sets an accent colour and a logo in Settings; the checkout page s
   expect(served.headers()["content-type"]).toBe("image/png");
   expect(served.headers()["x-content-type-options"]).toBe("nosniff");
   expect(served.headers()["cache-control"]).toContain("immutable");
+  // The image's own policy, not the pages' (proxy.ts leaves /brand/ alone).
+  expect(served.headers()["content-security-policy"]).toBe("default-src 'none'; sandbox");
   expect((await page.request.get(`/brand/${business.id}/logo/${"0".repeat(32)}`)).status()).toBe(404);
 
   await expect(page.getByTestId("pay-button")).toBeEnabled();
