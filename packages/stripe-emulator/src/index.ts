@@ -141,6 +141,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     webhooks,
     baseUrl: "",
     background: new Set(),
+    wakeTimers: new Set(),
     saver: noSaving,
   };
   const saver = options.persistence ? new PersistentSaver(emu, options.persistence) : null;
@@ -201,6 +202,8 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     stripeConfig: { host, port, protocol: "http" },
     async close() {
       webhooks.close();
+      for (const timer of emu.wakeTimers) clearTimeout(timer);
+      emu.wakeTimers.clear();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

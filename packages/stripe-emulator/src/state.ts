@@ -209,6 +209,8 @@ export interface Emulator {
   baseUrl: string;
   /** Background work (clock advances, saves) that `idle()` waits for. */
   background: Set<Promise<unknown>>;
+  /** Timers that wake an account when real-time (clockless) work falls due; cleared by close(). */
+  wakeTimers: Set<ReturnType<typeof setTimeout>>;
   /** Saves changed state (a no-op without a persistence adapter). */
   saver: StateSaver;
 }

@@ -354,6 +354,26 @@ describe("refunds", () => {
     const kept = await stripe.refunds.create({ payment_intent: visa.id });
     expect((await stripe.refunds.retrieve(kept.id)).status).toBe("succeeded");
   });
+  it("4000000000005126 without a test clock: the refund fails on its own 30 s later, no request needed", async () => {
+    const { key, stripe } = fresh();
+    const intent = await stripe.paymentIntents.create({
+      amount: 1500,
+      currency: "usd",
+      payment_method: "pm_card_refundFail",
+      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      confirm: true,
+    });
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(refund.status).toBe("succeeded");
+    // No request to the emulator meanwhile: the refund.failed event comes by itself.
+    const deadline = Date.now() + 40_000;
+    while (!emulator.events(key, "refund.failed").length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    const [failed] = emulator.events(key, "refund.failed");
+    expect(failed?.data.object).toMatchObject({ id: refund.id, status: "failed" });
+    expect(failed!.created - refund.created).toBeGreaterThanOrEqual(30);
+  }, 60_000);
+
   it("4000000000007726: the refund begins pending and turns succeeded 30 s later on its clock", async () => {
     const { key, stripe } = fresh();
     const clock = await stripe.testHelpers.testClocks.create({ frozen_time: 1_800_000_000 });

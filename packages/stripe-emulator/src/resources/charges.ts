@@ -7,15 +7,16 @@ import { requireObject } from "../lookup";
 import { createBalanceTransaction } from "../payments";
 import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
-import { type Ctx, clockOfCustomer, idOf, timeForCustomer } from "../state";
+import { runDueWork } from "../clock";
+import { automatic, type Ctx, clockOfCustomer, idOf, timeForCustomer } from "../state";
 
 const formatDollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
  * How long after its creation a refund of 4000000000005126 turns `failed`, or one of
  * 4000000000007726 turns `succeeded`. Stripe documents only "some time later"; the emulator uses
- * 30 seconds on the refund's clock (its customer's test clock, else the emulator's clock, where it
- * happens at the first request after that time).
+ * 30 seconds on the refund's clock (its customer's test clock when advanced, else the emulator's
+ * clock: a timer wakes the account then, and any request after that time does it too).
  */
 export const refundFailureDelaySeconds = 30;
 
@@ -39,6 +40,28 @@ export function dueRefundFailures(ctx: Ctx, clockId: string | null): { at: numbe
       due.push({ at, run: () => settleRefund(ctx, refund) });
   }
   return due;
+}
+
+/**
+ * Real-time (clockless) work runs at the account's next request; a refund that changes on its own
+ * also wakes the account when it falls due, as Stripe would act without being asked. (After a
+ * restart, the next request does it.)
+ */
+function wakeAt(ctx: Ctx, at: number): void {
+  const { emu, account } = ctx;
+  const timer = setTimeout(
+    () => {
+      emu.wakeTimers.delete(timer);
+      runDueWork({ emu, account, request: automatic }, null, Math.floor(emu.now() / 1000));
+      emu.saver.touch(account);
+      const saving = emu.saver.save().catch(() => undefined);
+      emu.background.add(saving);
+      void saving.finally(() => emu.background.delete(saving));
+    },
+    Math.max(0, at * 1000 - emu.now()) + 1000,
+  );
+  timer.unref();
+  emu.wakeTimers.add(timer);
 }
 
 /** A pending refund (4000000000007726) reaches the card: `succeeded`, with `charge.refund.updated` and `refund.updated`. */
@@ -116,6 +139,7 @@ export function refundCharge(
   }
   const customer = idOf(charge.customer as string | null);
   const created = timeForCustomer(ctx, customer);
+  const card = refundCard(ctx, charge.payment_method);
   const refund: Stripe.Refund = {
     id: newObjectId("re"),
     object: "refund",
@@ -141,10 +165,12 @@ export function refundCharge(
     reason,
     receipt_number: null,
     source_transfer_reversal: null,
-    status: refundCard(ctx, charge.payment_method)?.refundPendsFirst ? "pending" : "succeeded",
+    status: card?.refundPendsFirst ? "pending" : "succeeded",
     transfer_reversal: null,
   };
   ctx.account.store.insert("refund", refund);
+  if ((card?.refundFailsLater || card?.refundPendsFirst) && clockOfCustomer(ctx, customer) === null)
+    wakeAt(ctx, created + refundFailureDelaySeconds);
   refund.balance_transaction = createBalanceTransaction(ctx, {
     amount: -refundAmount,
     fee: 0,
