@@ -4,6 +4,7 @@ import { listApiKeys } from "@/lib/auth/list-api-keys";
 import type { Staff, StaffRole } from "@/lib/staff/current-staff";
 import { api, createTestBusiness, testDb } from "@/test/helpers";
 import { createApiKeyAs, revokeApiKeyAs, rollApiKeyAs, type IssuedKey } from "./api-key-actions";
+import { previousCursor } from "./previous-cursor";
 
 function staffOf(biz: CreatedBusiness, role: StaffRole): Staff {
   return {
@@ -109,5 +110,28 @@ describe("API keys from the dashboard", () => {
     const admin = staffOf(biz, "admin");
     expect(await createApiKeyAs(testDb(), admin, { business: biz.business.id, kind: "public" })).toMatchObject({ ok: true, data: { kind: "public" } });
     expect(await keyCount(biz)).toBe(before + 1);
+  });
+});
+
+describe("previousCursor", () => {
+  it("finds the starting_after of the page before, for a newest-first list that only pages forwards", async () => {
+    const biz = await createTestBusiness();
+    const other = await createTestBusiness();
+    for (let i = 0; i < 5; i++) expect((await createApiKeyAs(testDb(), staffOf(biz, "owner"), { business: biz.business.id, kind: "public" })).ok).toBe(true);
+    const all = (await listApiKeys(testDb(), biz.business.id, { limit: 100 })).data.map((k) => k.id); // 7: the business's 2 and 5 more
+    const page = async (after?: string) => (await listApiKeys(testDb(), biz.business.id, { limit: 3, starting_after: after })).data.map((k) => k.id);
+    expect(await page()).toEqual(all.slice(0, 3));
+    const second = await page(all[2]);
+    const third = await page(all[5]);
+    expect(third).toEqual(all.slice(6));
+    // From the third page back to the second (it starts after all[2]), then to the first ("").
+    expect(await previousCursor(testDb(), "api_keys", biz.business.id, third[0]!, 3)).toBe(all[2]);
+    expect(await previousCursor(testDb(), "api_keys", biz.business.id, second[0]!, 3)).toBe("");
+    expect(await previousCursor(testDb(), "api_keys", biz.business.id, all[0]!, 3)).toBeNull();
+    expect(await previousCursor(testDb(), "api_keys", biz.business.id, null, 3)).toBeNull();
+    // Only the named business's keys count: the other business's 2 keys (made between this one's
+    // first 2 and the 5 later ones) are all older than all[0] and newer than all[6].
+    expect(await previousCursor(testDb(), "api_keys", other.business.id, all[0]!, 3)).toBeNull();
+    expect(await previousCursor(testDb(), "api_keys", other.business.id, all[6]!, 3)).toBe("");
   });
 });

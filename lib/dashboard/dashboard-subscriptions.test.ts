@@ -16,6 +16,7 @@ import { getSubscriptionDetail } from "./get-subscription-detail";
 import { listDashboardSubscriptions } from "./list-dashboard-subscriptions";
 import { cancelSubscriptionAs, resumeSubscriptionAs } from "./subscription-actions";
 import { parseSubscriptionFilters } from "./subscription-filters";
+import { resumeBlockedReason, subscriptionStatusLabel } from "./subscription-format";
 
 withLoopbackApi();
 withSubscriptionProviders();
@@ -212,5 +213,18 @@ describe("cancel and resume from the dashboard", () => {
     expect(bad).toMatchObject({ ok: false, error: "validation_failed" });
     expect(Object.keys((bad as { fields: Record<string, string[]> }).fields).sort()).toEqual(["subscription", "when"]);
     expect((await readSubscription(biz, id)).body).toMatchObject({ status: "active", cancel_at_period_end: false, canceled_by: null });
+  });
+});
+
+describe("subscription wording", () => {
+  it("reads canceling for a scheduled cancellation, and says before trying whose cancellation the business cannot resume", () => {
+    expect(subscriptionStatusLabel({ status: "active", cancel_at_period_end: true }).label).toBe("Canceling");
+    expect(subscriptionStatusLabel({ status: "past_due", cancel_at_period_end: false }).label).toBe("Past due");
+    expect(subscriptionStatusLabel({ status: "canceled", cancel_at_period_end: true }).label).toBe("Canceled");
+    expect(resumeBlockedReason({ cancel_requested_by: "payer" }, false)).toMatch(/only the customer/);
+    expect(resumeBlockedReason({ cancel_requested_by: "admin" }, false)).toMatch(/only support/);
+    expect(resumeBlockedReason({ cancel_requested_by: "system" }, false)).toMatch(/only support/);
+    for (const by of ["api", "manager", null] as const) expect(resumeBlockedReason({ cancel_requested_by: by }, false)).toBeNull();
+    expect(resumeBlockedReason({ cancel_requested_by: "payer" }, true)).toBeNull();
   });
 });
