@@ -15,20 +15,25 @@ function kassa(args: string[]): Record<string, unknown> {
   return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
 }
 
-/** Signs in with the demo login the server printed (made an owner of this test's business) and opens that business. */
-async function signInTo(page: Page, business: Business, testInfo: TestInfo) {
-  const demo = kassa(["demo", "login"]) as { email: string; password: string };
-  kassa(["user", "create", "--email", demo.email, "--password", demo.password, "--business", business.id, "--role", "owner"]);
+/** Signs in with an e-mail and password and opens this test's business. */
+async function signInAs(page: Page, login: { email: string; password: string }, testInfo: TestInfo) {
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/dashboard\/sign-in/);
-  await page.getByLabel("E-mail").fill(demo.email);
-  await page.getByLabel("Password").fill(demo.password);
+  await page.getByLabel("E-mail").fill(login.email);
+  await page.getByLabel("Password").fill(login.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   await page.getByRole("button", { name: /Switch business/ }).click();
   const name = `E2E ${testInfo.title.slice(0, 40)}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   await page.getByRole("menuitem", { name: new RegExp(name) }).click();
   await expect(page.getByRole("button", { name: /Business: E2E/ })).toBeVisible();
+}
+
+/** Signs in with the demo login the server printed (made an owner of this test's business) and opens that business. */
+async function signInTo(page: Page, business: Business, testInfo: TestInfo) {
+  const demo = kassa(["demo", "login"]) as { email: string; password: string };
+  kassa(["user", "create", "--email", demo.email, "--password", demo.password, "--business", business.id, "--role", "owner"]);
+  await signInAs(page, demo, testInfo);
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -179,4 +184,27 @@ test("reveal the webhook token, rotate it, and see a test event in the delivery 
   await log.getByText("refunded").first().click();
   await expectAccessible(page);
   await screenshot(page, testInfo, "webhooks");
+});
+
+test("support cancels at period end as admin; the merchant then cannot resume it", async ({ page, request, business }, testInfo) => {
+  const subscription = await subscribed(request, business);
+  const support = { email: `support-${Date.now()}@example.com`, password: "support password 1" };
+  kassa(["user", "create", "--email", support.email, "--password", support.password, "--role", "admin"]);
+  await signInAs(page, support, testInfo);
+  await page.goto(`/dashboard/subscriptions/${subscription.id}`);
+  const main = page.getByRole("main");
+  await expect(main.getByText("Recorded as admin", { exact: false })).toBeVisible();
+  await main.getByRole("button", { name: "Cancel at period end", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "ends at the end of its period" })).toBeVisible();
+  expect(await readSubscription(request, business, subscription.id)).toMatchObject({ cancel_at_period_end: true, cancel_requested_by: "admin" });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/sign-in/);
+
+  await signInTo(page, business, testInfo);
+  await page.goto(`/dashboard/subscriptions/${subscription.id}`);
+  await expect(main.getByText("only support can undo it")).toBeVisible();
+  await main.getByRole("button", { name: "Resume", exact: true }).click();
+  await expect(main.getByRole("alert")).toHaveText("This cancellation was scheduled by service support: only support can undo it");
+  expect(await readSubscription(request, business, subscription.id)).toMatchObject({ cancel_at_period_end: true, cancel_requested_by: "admin" });
+  await expectAccessible(page);
 });
