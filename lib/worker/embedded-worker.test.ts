@@ -98,8 +98,12 @@ describe("embedded worker", () => {
     const hooks = await receiver();
     const biz = await createWebhookBusiness(hooks.url);
     const ids = await dueEvents(biz, await createSessionRow(biz), 1000);
-    const a = worker(testDb(), { workerId: "instance-a", concurrency: 8 });
-    const b = worker(await secondInstanceDb(), { workerId: "instance-b", concurrency: 8 });
+    // Leases long enough that only the claim race is under test: on a starved machine a 60 s
+    // lease can lapse mid-delivery, and the other worker then rightly makes a second attempt
+    // (at least once; the lapse itself is tested below with a killed worker).
+    const leaseMs = 600_000;
+    const a = worker(testDb(), { workerId: "instance-a", concurrency: 8, leaseMs });
+    const b = worker(await secondInstanceDb(), { workerId: "instance-b", concurrency: 8, leaseMs });
     // A correctness test, not a speed one (that is `npm run bench`): the wait only bounds a hang,
     // generous because CI's two cores may be busy with other test files.
     await waitUntil(() => allDelivered(ids), 150_000);
