@@ -1,15 +1,10 @@
 import { Skeleton } from "@/components/ui/skeleton";
+import { ListSkeleton } from "../dashboard/_components/list-skeleton";
 
 export default function Loading() {
   return (
-    <div className="grid gap-6" role="status" aria-label="Loading">
-      <Skeleton className="h-8 w-48" />
+    <ListSkeleton label="Loading" titleClassName="h-8 w-48" rows={8} rowClassName="h-10">
       <Skeleton className="h-24" />
-      <div className="grid gap-2">
-        {Array.from({ length: 8 }, (_, i) => (
-          <Skeleton key={i} className="h-10" />
-        ))}
-      </div>
-    </div>
+    </ListSkeleton>
   );
 }

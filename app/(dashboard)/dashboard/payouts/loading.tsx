@@ -1,19 +1,14 @@
 import { Skeleton } from "@/components/ui/skeleton";
+import { ListSkeleton } from "../_components/list-skeleton";
 
 export default function Loading() {
   return (
-    <div className="grid gap-6" role="status" aria-label="Loading payouts">
-      <Skeleton className="h-8 w-40" />
+    <ListSkeleton label="Loading payouts" titleClassName="h-8 w-40" rows={6} rowClassName="h-10">
       <div className="grid gap-4 sm:grid-cols-2">
         <Skeleton className="h-24" />
         <Skeleton className="h-24" />
       </div>
       <Skeleton className="h-48" />
-      <div className="grid gap-2">
-        {Array.from({ length: 6 }, (_, i) => (
-          <Skeleton key={i} className="h-10" />
-        ))}
-      </div>
-    </div>
+    </ListSkeleton>
   );
 }

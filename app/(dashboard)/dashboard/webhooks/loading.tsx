@@ -1,16 +1,11 @@
 import { Skeleton } from "@/components/ui/skeleton";
+import { ListSkeleton } from "../_components/list-skeleton";
 
 export default function Loading() {
   return (
-    <div className="grid gap-6" role="status" aria-label="Loading webhooks">
-      <Skeleton className="h-8 w-40" />
+    <ListSkeleton label="Loading webhooks" titleClassName="h-8 w-40" rows={6} rowClassName="h-12">
       <Skeleton className="h-48" />
       <Skeleton className="h-24" />
-      <div className="grid gap-2">
-        {Array.from({ length: 6 }, (_, i) => (
-          <Skeleton key={i} className="h-12" />
-        ))}
-      </div>
-    </div>
+    </ListSkeleton>
   );
 }
