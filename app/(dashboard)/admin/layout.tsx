@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { requireStaff } from "@/lib/staff/current-staff";
-import { StyleNonce } from "../dashboard/_components/style-nonce";
+import { DashboardFrame } from "../dashboard/_components/dashboard-frame";
 import { signOutAction } from "../dashboard/actions";
 import { AdminNav } from "./_components/admin-nav";
 import "../dashboard/dashboard.css";
@@ -14,26 +13,13 @@ export const metadata: Metadata = {
   robots: { index: false, follow: false },
 };
 
-/** The CSP nonce proxy.ts put on this request. */
-async function requestNonce(): Promise<string | undefined> {
-  const policy = (await headers()).get("content-security-policy") ?? "";
-  return /'nonce-([^']+)'/.exec(policy)?.[1];
-}
-
 // /admin/*: service support's console, across businesses. Signed out: the sign-in page (proxy.ts
 // and requireStaff). Signed in without the admin flag: a 403 page instead of the console. Every
 // page and action checks again (requireAdmin, supportConsole, runSupportCommand).
 export default async function AdminLayout({ children }: { children: ReactNode }) {
-  const [staff, nonce] = await Promise.all([requireStaff(), requestNonce()]);
+  const staff = await requireStaff();
   return (
-    <div className="min-h-screen bg-background font-sans text-foreground">
-      <StyleNonce nonce={nonce} />
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-[60] focus:rounded-md focus:bg-card focus:px-4 focus:py-2 focus:shadow-md"
-      >
-        Skip to content
-      </a>
+    <DashboardFrame>
       <header className="sticky top-0 z-40 border-b bg-foreground text-background">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4">
           <span className="font-semibold tracking-tight">Kassa support</span>
@@ -77,6 +63,6 @@ export default async function AdminLayout({ children }: { children: ReactNode })
           </Card>
         </main>
       )}
-    </div>
+    </DashboardFrame>
   );
 }
