@@ -1,5 +1,3 @@
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Pagination } from "@/components/ui/pagination";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { supportConsole } from "@/lib/admin/support-console";
 import { formatDateTime } from "@/lib/dashboard/format";
@@ -8,6 +6,7 @@ import { formatMoney } from "@/lib/money";
 import { requireAdmin } from "@/lib/staff/current-staff";
 import { PaymentStatus } from "../../dashboard/_components/payment-status";
 import { BusinessCell } from "../_components/business-cell";
+import { ListCard } from "../_components/list-card";
 import { cursorParam, hrefWith, textParam, type SearchParams } from "../_components/search-params";
 import { SearchForm } from "../_components/search-form";
 
@@ -24,58 +23,52 @@ export default async function AdminPayments({ searchParams }: { searchParams: Pr
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
-      <Card>
-        <CardHeader>
-          <CardTitle>Every business</CardTitle>
-          <CardDescription>A session id finds its payment; an order id (or part of it) finds it in any business. Newest first.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <SearchForm action="/admin/payments" label="Session id or order id" placeholder="cs_01…, order-1234" q={q} />
-          {found.data.length === 0 ? (
-            <p className="text-sm text-muted-foreground">{q ? "No payment matches." : "No payments yet."}</p>
-          ) : (
-            <Table data-testid="payments">
-              <TableCaption className="sr-only">Payments of every business, newest first</TableCaption>
-              <TableHeader>
-                <TableRow>
-                  <TableHead scope="col">Business</TableHead>
-                  <TableHead scope="col">Order</TableHead>
-                  <TableHead scope="col">Amount</TableHead>
-                  <TableHead scope="col">Status</TableHead>
-                  <TableHead scope="col">Method</TableHead>
-                  <TableHead scope="col">Created</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {found.data.map(({ business, payment }) => (
-                  <TableRow key={payment.session_id}>
-                    <TableCell>
-                      <BusinessCell business={business} then={`/dashboard/payments/${payment.session_id}`} />
-                    </TableCell>
-                    <TableCell>
-                      <span className="grid">
-                        <span className="font-medium">{payment.order_id}</span>
-                        <span className="font-mono text-xs text-muted-foreground">{payment.session_id}</span>
-                      </span>
-                    </TableCell>
-                    <TableCell className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
-                    <TableCell>
-                      <PaymentStatus status={payment.status} />
-                    </TableCell>
-                    <TableCell>{payment.payment_method ?? "—"}</TableCell>
-                    <TableCell>{formatDateTime(payment.created_at)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-          <Pagination
-            label="Payments pages"
-            previousHref={after ? hrefWith("/admin/payments", { q }) : null}
-            nextHref={found.next ? hrefWith("/admin/payments", { q, after: found.next }) : null}
-          />
-        </CardContent>
-      </Card>
+      <ListCard
+        title="Every business"
+        description="A session id finds its payment; an order id (or part of it) finds it in any business. Newest first."
+        search={<SearchForm action="/admin/payments" label="Session id or order id" placeholder="cs_01…, order-1234" q={q} />}
+        empty={found.data.length === 0 ? (q ? "No payment matches." : "No payments yet.") : null}
+        pagination={{
+          label: "Payments pages",
+          previousHref: after ? hrefWith("/admin/payments", { q }) : null,
+          nextHref: found.next ? hrefWith("/admin/payments", { q, after: found.next }) : null,
+        }}
+      >
+        <Table data-testid="payments">
+          <TableCaption className="sr-only">Payments of every business, newest first</TableCaption>
+          <TableHeader>
+            <TableRow>
+              <TableHead scope="col">Business</TableHead>
+              <TableHead scope="col">Order</TableHead>
+              <TableHead scope="col">Amount</TableHead>
+              <TableHead scope="col">Status</TableHead>
+              <TableHead scope="col">Method</TableHead>
+              <TableHead scope="col">Created</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {found.data.map(({ business, payment }) => (
+              <TableRow key={payment.session_id}>
+                <TableCell>
+                  <BusinessCell business={business} then={`/dashboard/payments/${payment.session_id}`} />
+                </TableCell>
+                <TableCell>
+                  <span className="grid">
+                    <span className="font-medium">{payment.order_id}</span>
+                    <span className="font-mono text-xs text-muted-foreground">{payment.session_id}</span>
+                  </span>
+                </TableCell>
+                <TableCell className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
+                <TableCell>
+                  <PaymentStatus status={payment.status} />
+                </TableCell>
+                <TableCell>{payment.payment_method ?? "—"}</TableCell>
+                <TableCell>{formatDateTime(payment.created_at)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </ListCard>
     </div>
   );
 }

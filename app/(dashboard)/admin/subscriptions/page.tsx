@@ -1,7 +1,5 @@
 import { ActionFeedback, ActionForm, DialogActionForm } from "@/components/action-form";
 import { Badge } from "@/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Pagination } from "@/components/ui/pagination";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { supportConsole } from "@/lib/admin/support-console";
 import { formatDateTime } from "@/lib/dashboard/format";
@@ -11,6 +9,7 @@ import { requireAdmin } from "@/lib/staff/current-staff";
 import type { SubscriptionView } from "@/lib/subscriptions/subscription-view";
 import { supportAction } from "../actions";
 import { BusinessCell } from "../_components/business-cell";
+import { ListCard } from "../_components/list-card";
 import { cursorParam, hrefWith, textParam, type SearchParams } from "../_components/search-params";
 import { SearchForm } from "../_components/search-form";
 
@@ -35,101 +34,93 @@ export default async function AdminSubscriptions({ searchParams }: { searchParam
     <ActionFeedback>
       <div className="grid gap-6">
         <h1 className="text-2xl font-semibold tracking-tight">Subscriptions</h1>
-        <Card>
-          <CardHeader>
-            <CardTitle>Every business</CardTitle>
-            <CardDescription>
-              A cancellation made here is recorded as `admin`: the business (API or dashboard) cannot resume it, only support can.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <SearchForm action="/admin/subscriptions" label="Subscription, order, customer or e-mail" placeholder="psub_01…, order-1234, cus_…" q={q} />
-            {found.data.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{q ? "No subscription matches." : "No subscriptions yet."}</p>
-            ) : (
-              <Table data-testid="subscriptions">
-                <TableCaption className="sr-only">Subscriptions of every business, newest first</TableCaption>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead scope="col">Business</TableHead>
-                    <TableHead scope="col">Subscription</TableHead>
-                    <TableHead scope="col">Price</TableHead>
-                    <TableHead scope="col">Status</TableHead>
-                    <TableHead scope="col">Period ends</TableHead>
-                    <TableHead scope="col">
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
+        <ListCard
+          title="Every business"
+          description="A cancellation made here is recorded as `admin`: the business (API or dashboard) cannot resume it, only support can."
+          search={<SearchForm action="/admin/subscriptions" label="Subscription, order, customer or e-mail" placeholder="psub_01…, order-1234, cus_…" q={q} />}
+          empty={found.data.length === 0 ? (q ? "No subscription matches." : "No subscriptions yet.") : null}
+          pagination={{
+            label: "Subscriptions pages",
+            previousHref: after ? hrefWith("/admin/subscriptions", { q }) : null,
+            nextHref: found.next ? hrefWith("/admin/subscriptions", { q, after: found.next }) : null,
+          }}
+        >
+          <Table data-testid="subscriptions">
+            <TableCaption className="sr-only">Subscriptions of every business, newest first</TableCaption>
+            <TableHeader>
+              <TableRow>
+                <TableHead scope="col">Business</TableHead>
+                <TableHead scope="col">Subscription</TableHead>
+                <TableHead scope="col">Price</TableHead>
+                <TableHead scope="col">Status</TableHead>
+                <TableHead scope="col">Period ends</TableHead>
+                <TableHead scope="col">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {found.data.map(({ business, subscription: s }) => {
+                const hidden = { business_id: business.id, subscription_id: s.id };
+                const open = s.status !== "canceled";
+                return (
+                  <TableRow key={s.id}>
+                    <TableCell>
+                      <BusinessCell business={business} then="/dashboard/subscriptions" />
+                    </TableCell>
+                    <TableCell>
+                      <span className="grid">
+                        <span className="font-medium">{s.order_id}</span>
+                        <span className="font-mono text-xs text-muted-foreground">{s.id}</span>
+                        <span className="text-xs text-muted-foreground">{s.customer_email ?? s.customer ?? ""}</span>
+                      </span>
+                    </TableCell>
+                    <TableCell className="tabular-nums">
+                      {formatMoney(s.amount, s.currency)} / {s.interval_label}
+                    </TableCell>
+                    <TableCell>
+                      <StatusBadge s={s} />
+                    </TableCell>
+                    <TableCell>{formatDateTime(s.current_period_end)}</TableCell>
+                    <TableCell>
+                      {open ? (
+                        <div className="flex flex-wrap gap-2">
+                          {s.cancel_at_period_end ? (
+                            <ActionForm
+                              action={supportAction}
+                              hidden={{ ...hidden, intent: "resume_subscription" }}
+                              submitLabel={<span>Resume<span className="sr-only"> {s.order_id}</span></span>}
+                              variant="outline"
+                              size="sm"
+                            />
+                          ) : (
+                            <ActionForm
+                              action={supportAction}
+                              hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "true" }}
+                              submitLabel={<span>Cancel at period end<span className="sr-only"> {s.order_id}</span></span>}
+                              variant="outline"
+                              size="sm"
+                            />
+                          )}
+                          <DialogActionForm
+                            action={supportAction}
+                            hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "false" }}
+                            triggerLabel={<span>Cancel now<span className="sr-only"> {s.order_id}</span></span>}
+                            triggerVariant="destructive"
+                            title="Cancel this subscription now?"
+                            description={`${s.order_id} of ${business.name} ends at once: unpaid invoices are voided, subscription_canceled is sent, nothing is refunded. This cannot be undone.`}
+                            submitLabel="Cancel now"
+                            submitVariant="destructive"
+                          />
+                        </div>
+                      ) : null}
+                    </TableCell>
                   </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {found.data.map(({ business, subscription: s }) => {
-                    const hidden = { business_id: business.id, subscription_id: s.id };
-                    const open = s.status !== "canceled";
-                    return (
-                      <TableRow key={s.id}>
-                        <TableCell>
-                          <BusinessCell business={business} then="/dashboard/subscriptions" />
-                        </TableCell>
-                        <TableCell>
-                          <span className="grid">
-                            <span className="font-medium">{s.order_id}</span>
-                            <span className="font-mono text-xs text-muted-foreground">{s.id}</span>
-                            <span className="text-xs text-muted-foreground">{s.customer_email ?? s.customer ?? ""}</span>
-                          </span>
-                        </TableCell>
-                        <TableCell className="tabular-nums">
-                          {formatMoney(s.amount, s.currency)} / {s.interval_label}
-                        </TableCell>
-                        <TableCell>
-                          <StatusBadge s={s} />
-                        </TableCell>
-                        <TableCell>{formatDateTime(s.current_period_end)}</TableCell>
-                        <TableCell>
-                          {open ? (
-                            <div className="flex flex-wrap gap-2">
-                              {s.cancel_at_period_end ? (
-                                <ActionForm
-                                  action={supportAction}
-                                  hidden={{ ...hidden, intent: "resume_subscription" }}
-                                  submitLabel={<span>Resume<span className="sr-only"> {s.order_id}</span></span>}
-                                  variant="outline"
-                                  size="sm"
-                                />
-                              ) : (
-                                <ActionForm
-                                  action={supportAction}
-                                  hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "true" }}
-                                  submitLabel={<span>Cancel at period end<span className="sr-only"> {s.order_id}</span></span>}
-                                  variant="outline"
-                                  size="sm"
-                                />
-                              )}
-                              <DialogActionForm
-                                action={supportAction}
-                                hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "false" }}
-                                triggerLabel={<span>Cancel now<span className="sr-only"> {s.order_id}</span></span>}
-                                triggerVariant="destructive"
-                                title="Cancel this subscription now?"
-                                description={`${s.order_id} of ${business.name} ends at once: unpaid invoices are voided, subscription_canceled is sent, nothing is refunded. This cannot be undone.`}
-                                submitLabel="Cancel now"
-                                submitVariant="destructive"
-                              />
-                            </div>
-                          ) : null}
-                        </TableCell>
-                      </TableRow>
-                    );
-                  })}
-                </TableBody>
-              </Table>
-            )}
-            <Pagination
-              label="Subscriptions pages"
-              previousHref={after ? hrefWith("/admin/subscriptions", { q }) : null}
-              nextHref={found.next ? hrefWith("/admin/subscriptions", { q, after: found.next }) : null}
-            />
-          </CardContent>
-        </Card>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </ListCard>
       </div>
     </ActionFeedback>
   );
