@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import type { AuthFormState } from "../_auth/auth-form-state";
+import { AuthField, AuthSubmit } from "../_auth/auth-fields";
 import styles from "../_auth/auth-form.module.css";
 import { requestResetAction } from "./actions";
 
@@ -20,25 +21,17 @@ export function ForgotPasswordForm() {
           {state.error}
         </p>
       )}
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="email">
-          E-mail
-        </label>
-        <input
-          className={styles.input}
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          defaultValue={state.email}
-          aria-describedby={state.error ? "forgot-error" : undefined}
-          aria-invalid={state.error ? true : undefined}
-        />
-      </div>
-      <button className={styles.button} type="submit" disabled={pending}>
-        {pending ? "Sending…" : "Send a reset link"}
-      </button>
+      <AuthField
+        id="email"
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        defaultValue={state.email}
+        errorId={state.error ? "forgot-error" : undefined}
+      />
+      <AuthSubmit pending={pending} label="Send a reset link" pendingLabel="Sending…" />
       <p className={styles.links}>
         <Link className={styles.link} href="/dashboard/sign-in">
           Back to sign in

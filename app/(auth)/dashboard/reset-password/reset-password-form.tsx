@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import type { AuthFormState } from "../_auth/auth-form-state";
+import { AuthSubmit } from "../_auth/auth-fields";
 import styles from "../_auth/auth-form.module.css";
 import { resetPasswordAction } from "./actions";
 
@@ -44,9 +45,7 @@ export function ResetPasswordForm({ token, minLength }: { token: string; minLeng
         </label>
         <input className={styles.input} id="confirm" name="confirm" type="password" autoComplete="new-password" required />
       </div>
-      <button className={styles.button} type="submit" disabled={pending}>
-        {pending ? "Saving…" : "Set the new password"}
-      </button>
+      <AuthSubmit pending={pending} label="Set the new password" pendingLabel="Saving…" />
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import type { AuthFormState } from "../_auth/auth-form-state";
+import { AuthField, AuthSubmit } from "../_auth/auth-fields";
 import styles from "../_auth/auth-form.module.css";
 import { signInAction } from "./actions";
 
@@ -22,40 +23,26 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
         </p>
       )}
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="email">
-          E-mail
-        </label>
-        <input
-          className={styles.input}
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          defaultValue={state.email}
-          aria-describedby={state.error ? "sign-in-error" : undefined}
-          aria-invalid={state.error ? true : undefined}
-        />
-      </div>
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="password">
-          Password
-        </label>
-        <input
-          className={styles.input}
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          aria-describedby={state.error ? "sign-in-error" : undefined}
-          aria-invalid={state.error ? true : undefined}
-        />
-      </div>
-      <button className={styles.button} type="submit" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
+      <AuthField
+        id="email"
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        defaultValue={state.email}
+        errorId={state.error ? "sign-in-error" : undefined}
+      />
+      <AuthField
+        id="password"
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        errorId={state.error ? "sign-in-error" : undefined}
+      />
+      <AuthSubmit pending={pending} label="Sign in" pendingLabel="Signing in…" />
       <p className={styles.links}>
         <Link className={styles.link} href="/dashboard/forgot-password">
           Forgot your password?
