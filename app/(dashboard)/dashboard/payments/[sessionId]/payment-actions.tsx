@@ -5,20 +5,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { formatMoney } from "@/lib/money";
-import { refundAction, reviewAction, type PaymentActionResult } from "./actions";
-
-function Outcome({ result }: { result: PaymentActionResult }) {
-  if (!result) return null;
-  return (
-    <p
-      role={result.ok ? "status" : "alert"}
-      data-testid="action-result"
-      className={result.ok ? "rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-success" : "rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-destructive"}
-    >
-      {result.message}
-    </p>
-  );
-}
+import { ActionOutcome } from "../../_components/action-outcome";
+import { refundAction, reviewAction } from "./actions";
 
 /** Refund (full or partial) when something is left to refund; accept or decline when held for review. */
 export function PaymentActions({
@@ -93,8 +81,8 @@ export function PaymentActions({
           </Dialog>
         )}
       </div>
-      <Outcome result={reviewResult} />
-      <Outcome result={refundResult} />
+      <ActionOutcome result={reviewResult} />
+      <ActionOutcome result={refundResult} />
     </div>
   );
 }
