@@ -1,15 +1,15 @@
 "use client";
 
-import { createContext, useActionState, useContext, useState } from "react";
+import { createContext, useActionState, useContext } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import type { ApiKeyView } from "@/lib/auth/api-key-view";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { ActionOutcome } from "../_components/action-outcome";
+import { FormDialog } from "../_components/form-dialog";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "./actions";
 import { SecretOnce } from "../_components/secret-once";
 
@@ -36,8 +36,6 @@ function KeyActions({ apiKey }: { apiKey: ApiKeyView }) {
   const { businessId, overlaps } = useContext(KeysContext);
   const [rollResult, roll, rolling] = useActionState(rollApiKeyAction, null);
   const [revokeResult, revoke, revoking] = useActionState(revokeApiKeyAction, null);
-  const [rollOpen, setRollOpen] = useState(false);
-  const [revokeOpen, setRevokeOpen] = useState(false);
   const usable = apiKey.status === "active" || apiKey.status === "expiring";
   const label = `${apiKey.kind} key ${apiKey.prefix}${apiKey.name ? ` (${apiKey.name})` : ""}`;
   if (!usable && !rollResult && !revokeResult) return <span className="text-muted-foreground">—</span>;
@@ -46,82 +44,50 @@ function KeyActions({ apiKey }: { apiKey: ApiKeyView }) {
       {usable && (
         <div className="flex flex-wrap gap-2">
           {apiKey.status === "active" && (
-            <Dialog open={rollOpen} onOpenChange={setRollOpen}>
-              <DialogTrigger asChild>
+            <FormDialog
+              trigger={
                 <Button size="sm" variant="outline" aria-label={`Roll ${label}`}>
                   Roll
                 </Button>
-              </DialogTrigger>
-              <DialogContent>
-                <DialogHeader>
-                  <DialogTitle>Roll {label}</DialogTitle>
-                  <DialogDescription>A new key of the same kind and name replaces it. Choose how long the old key keeps working.</DialogDescription>
-                </DialogHeader>
-                <form
-                  action={async (form) => {
-                    await roll(form);
-                    setRollOpen(false);
-                  }}
-                  className="grid gap-4"
-                >
-                  <input type="hidden" name="business" value={businessId} />
-                  <input type="hidden" name="key" value={apiKey.id} />
-                  <div className="grid gap-1.5">
-                    <Label htmlFor={`overlap-${apiKey.id}`}>The old key keeps working for</Label>
-                    <Select id={`overlap-${apiKey.id}`} name="overlap" defaultValue={String(24 * 60 * 60)}>
-                      {overlaps.map((o) => (
-                        <option key={o.seconds} value={o.seconds}>
-                          {o.label}
-                        </option>
-                      ))}
-                    </Select>
-                  </div>
-                  <DialogFooter>
-                    <DialogClose asChild>
-                      <Button type="button" variant="ghost">
-                        Cancel
-                      </Button>
-                    </DialogClose>
-                    <Button type="submit" disabled={rolling}>
-                      Roll key
-                    </Button>
-                  </DialogFooter>
-                </form>
-              </DialogContent>
-            </Dialog>
+              }
+              title={<>Roll {label}</>}
+              description="A new key of the same kind and name replaces it. Choose how long the old key keeps working."
+              action={roll}
+              pending={rolling}
+              cancelLabel="Cancel"
+              submitLabel="Roll key"
+            >
+              <input type="hidden" name="business" value={businessId} />
+              <input type="hidden" name="key" value={apiKey.id} />
+              <div className="grid gap-1.5">
+                <Label htmlFor={`overlap-${apiKey.id}`}>The old key keeps working for</Label>
+                <Select id={`overlap-${apiKey.id}`} name="overlap" defaultValue={String(24 * 60 * 60)}>
+                  {overlaps.map((o) => (
+                    <option key={o.seconds} value={o.seconds}>
+                      {o.label}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+            </FormDialog>
           )}
-          <Dialog open={revokeOpen} onOpenChange={setRevokeOpen}>
-            <DialogTrigger asChild>
+          <FormDialog
+            trigger={
               <Button size="sm" variant="destructive" aria-label={`Revoke ${label}`}>
                 Revoke
               </Button>
-            </DialogTrigger>
-            <DialogContent>
-              <DialogHeader>
-                <DialogTitle>Revoke {label}?</DialogTitle>
-                <DialogDescription>It stops working at once: every request with it gets 401. This cannot be undone.</DialogDescription>
-              </DialogHeader>
-              <form
-                action={async (form) => {
-                  await revoke(form);
-                  setRevokeOpen(false);
-                }}
-              >
-                <input type="hidden" name="business" value={businessId} />
-                <input type="hidden" name="key" value={apiKey.id} />
-                <DialogFooter>
-                  <DialogClose asChild>
-                    <Button type="button" variant="ghost">
-                      Keep it
-                    </Button>
-                  </DialogClose>
-                  <Button type="submit" variant="destructive" disabled={revoking}>
-                    Revoke key
-                  </Button>
-                </DialogFooter>
-              </form>
-            </DialogContent>
-          </Dialog>
+            }
+            title={<>Revoke {label}?</>}
+            description="It stops working at once: every request with it gets 401. This cannot be undone."
+            action={revoke}
+            pending={revoking}
+            cancelLabel="Keep it"
+            submitLabel="Revoke key"
+            submitVariant="destructive"
+          >
+            <input type="hidden" name="business" value={businessId} />
+            <input type="hidden" name="key" value={apiKey.id} />
+          </FormDialog>
         </div>
       )}
       {rollResult?.ok && rollResult.data ? (

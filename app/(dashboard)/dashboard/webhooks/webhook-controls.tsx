@@ -1,12 +1,12 @@
 "use client";
 
 import { Eye } from "lucide-react";
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { ActionOutcome } from "../_components/action-outcome";
+import { FormDialog } from "../_components/form-dialog";
 import { SecretOnce } from "../_components/secret-once";
 import {
   resendFailedWebhookEventsAction,
@@ -68,7 +68,6 @@ export function EndpointForm({ businessId, url, enabled, kinds }: { businessId: 
 export function TokenControls({ businessId, overlaps, previousUntil }: { businessId: string; overlaps: Choice[]; previousUntil: string | null }) {
   const [revealed, reveal, revealing] = useActionState(revealWebhookTokenAction, null);
   const [rotated, rotate, rotating] = useActionState(rotateWebhookTokenAction, null);
-  const [open, setOpen] = useState(false);
   const token = rotated?.ok ? rotated.data : revealed?.ok ? revealed.data : undefined;
   return (
     <div className="grid gap-3">
@@ -79,49 +78,32 @@ export function TokenControls({ businessId, overlaps, previousUntil }: { busines
             <Eye aria-hidden /> Reveal token
           </Button>
         </form>
-        <Dialog open={open} onOpenChange={setOpen}>
-          <DialogTrigger asChild>
-            <Button variant="outline">Rotate token…</Button>
-          </DialogTrigger>
-          <DialogContent>
-            <DialogHeader>
-              <DialogTitle>Rotate the signing token</DialogTitle>
-              <DialogDescription>
-                A new token signs every delivery from now on. During the overlap each delivery carries a second signature made with the old token, so
-                your receiver can switch without rejecting anything.
-              </DialogDescription>
-            </DialogHeader>
-            <form
-              action={async (form) => {
-                await rotate(form);
-                setOpen(false);
-              }}
-              className="grid gap-4"
-            >
-              <input type="hidden" name="business" value={businessId} />
-              <div className="grid gap-1.5">
-                <Label htmlFor="token-overlap">The old token keeps signing for</Label>
-                <Select id="token-overlap" name="overlap" defaultValue={String(24 * 60 * 60)}>
-                  {overlaps.map((o) => (
-                    <option key={o.seconds} value={o.seconds}>
-                      {o.label}
-                    </option>
-                  ))}
-                </Select>
-              </div>
-              <DialogFooter>
-                <DialogClose asChild>
-                  <Button type="button" variant="ghost">
-                    Cancel
-                  </Button>
-                </DialogClose>
-                <Button type="submit" disabled={rotating}>
-                  Rotate token
-                </Button>
-              </DialogFooter>
-            </form>
-          </DialogContent>
-        </Dialog>
+        <FormDialog
+          trigger={<Button variant="outline">Rotate token…</Button>}
+          title="Rotate the signing token"
+          description={
+            <>
+              A new token signs every delivery from now on. During the overlap each delivery carries a second signature made with the old token, so
+              your receiver can switch without rejecting anything.
+            </>
+          }
+          action={rotate}
+          pending={rotating}
+          cancelLabel="Cancel"
+          submitLabel="Rotate token"
+        >
+          <input type="hidden" name="business" value={businessId} />
+          <div className="grid gap-1.5">
+            <Label htmlFor="token-overlap">The old token keeps signing for</Label>
+            <Select id="token-overlap" name="overlap" defaultValue={String(24 * 60 * 60)}>
+              {overlaps.map((o) => (
+                <option key={o.seconds} value={o.seconds}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </FormDialog>
       </div>
       {previousUntil && !rotated && <p className="text-sm text-muted-foreground">The previous token also signs deliveries until {previousUntil}.</p>}
       {token && <SecretOnce id="webhook-token" label={rotated?.ok ? "New signing token" : "Signing token"} value={token} note={rotated?.ok ? rotated.message : undefined} />}

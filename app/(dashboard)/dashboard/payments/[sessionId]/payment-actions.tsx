@@ -1,11 +1,11 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { formatMoney } from "@/lib/money";
 import { ActionOutcome } from "../../_components/action-outcome";
+import { FormDialog } from "../../_components/form-dialog";
 import { refundAction, reviewAction } from "./actions";
 
 /** Refund (full or partial) when something is left to refund; accept or decline when held for review. */
@@ -23,7 +23,6 @@ export function PaymentActions({
 }) {
   const [refundResult, refund, refunding] = useActionState(refundAction.bind(null, sessionId), null);
   const [reviewResult, review, reviewing] = useActionState(reviewAction.bind(null, sessionId), null);
-  const [open, setOpen] = useState(false);
   if (!refundable && !inReview && !refundResult && !reviewResult) return null;
 
   return (
@@ -40,45 +39,24 @@ export function PaymentActions({
           </form>
         )}
         {refundable > 0 && (
-          <Dialog open={open} onOpenChange={setOpen}>
-            <DialogTrigger asChild>
-              <Button variant="outline">Refund</Button>
-            </DialogTrigger>
-            <DialogContent>
-              <DialogHeader>
-                <DialogTitle>Refund this payment</DialogTitle>
-                <DialogDescription>
-                  Up to {formatMoney(refundable, currency)} can still be refunded. Leave the amount empty to refund all of it.
-                </DialogDescription>
-              </DialogHeader>
-              <form
-                action={async (form) => {
-                  await refund(form);
-                  setOpen(false);
-                }}
-                className="grid gap-4"
-              >
-                <div className="grid gap-1.5">
-                  <Label htmlFor="refund-amount">Amount ({currency})</Label>
-                  <Input id="refund-amount" name="amount" inputMode="decimal" placeholder={(refundable / 100).toFixed(2)} autoComplete="off" />
-                </div>
-                <div className="grid gap-1.5">
-                  <Label htmlFor="refund-note">Note for the provider (optional)</Label>
-                  <Input id="refund-note" name="note" maxLength={500} autoComplete="off" />
-                </div>
-                <DialogFooter>
-                  <DialogClose asChild>
-                    <Button type="button" variant="ghost">
-                      Cancel
-                    </Button>
-                  </DialogClose>
-                  <Button type="submit" disabled={refunding}>
-                    Refund
-                  </Button>
-                </DialogFooter>
-              </form>
-            </DialogContent>
-          </Dialog>
+          <FormDialog
+            trigger={<Button variant="outline">Refund</Button>}
+            title="Refund this payment"
+            description={<>Up to {formatMoney(refundable, currency)} can still be refunded. Leave the amount empty to refund all of it.</>}
+            action={refund}
+            pending={refunding}
+            cancelLabel="Cancel"
+            submitLabel="Refund"
+          >
+            <div className="grid gap-1.5">
+              <Label htmlFor="refund-amount">Amount ({currency})</Label>
+              <Input id="refund-amount" name="amount" inputMode="decimal" placeholder={(refundable / 100).toFixed(2)} autoComplete="off" />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="refund-note">Note for the provider (optional)</Label>
+              <Input id="refund-note" name="note" maxLength={500} autoComplete="off" />
+            </div>
+          </FormDialog>
         )}
       </div>
       <ActionOutcome result={reviewResult} />

@@ -1,9 +1,9 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { ActionOutcome } from "../../_components/action-outcome";
+import { FormDialog } from "../../_components/form-dialog";
 import { cancelSubscriptionAction, resumeSubscriptionAction } from "./actions";
 
 /** Cancel at period end, cancel now (confirmed in a dialog), resume; each answers with a message or the API's error. */
@@ -25,7 +25,6 @@ export function SubscriptionActions({
 }) {
   const [cancelResult, cancel, canceling] = useActionState(cancelSubscriptionAction, null);
   const [resumeResult, resume, resuming] = useActionState(resumeSubscriptionAction, null);
-  const [confirming, setConfirming] = useState(false);
   const hidden = (
     <>
       <input type="hidden" name="business" value={businessId} />
@@ -56,39 +55,24 @@ export function SubscriptionActions({
               </Button>
             </form>
           )}
-          <Dialog open={confirming} onOpenChange={setConfirming}>
-            <DialogTrigger asChild>
-              <Button variant="destructive">Cancel now…</Button>
-            </DialogTrigger>
-            <DialogContent>
-              <DialogHeader>
-                <DialogTitle>Cancel this subscription now?</DialogTitle>
-                <DialogDescription>
-                  It ends at once: no further renewal is charged, unpaid invoices are voided, the current period ({periodEnd}) is not refunded, and
-                  your endpoint receives subscription_canceled. This cannot be undone.
-                </DialogDescription>
-              </DialogHeader>
-              <form
-                action={async (form) => {
-                  await cancel(form);
-                  setConfirming(false);
-                }}
-              >
-                {hidden}
-                <input type="hidden" name="when" value="now" />
-                <DialogFooter>
-                  <DialogClose asChild>
-                    <Button type="button" variant="ghost">
-                      Keep it
-                    </Button>
-                  </DialogClose>
-                  <Button type="submit" variant="destructive" disabled={canceling}>
-                    Cancel now
-                  </Button>
-                </DialogFooter>
-              </form>
-            </DialogContent>
-          </Dialog>
+          <FormDialog
+            trigger={<Button variant="destructive">Cancel now…</Button>}
+            title="Cancel this subscription now?"
+            description={
+              <>
+                It ends at once: no further renewal is charged, unpaid invoices are voided, the current period ({periodEnd}) is not refunded, and
+                your endpoint receives subscription_canceled. This cannot be undone.
+              </>
+            }
+            action={cancel}
+            pending={canceling}
+            cancelLabel="Keep it"
+            submitLabel="Cancel now"
+            submitVariant="destructive"
+          >
+            {hidden}
+            <input type="hidden" name="when" value="now" />
+          </FormDialog>
         </div>
       )}
       {scheduled && resumeHint && !canceled && (
