@@ -98,10 +98,9 @@ test("cancel at period end, resume and cancel now from the subscription page, re
   await expect(page.getByRole("status").filter({ hasText: "withdrawn" })).toBeVisible();
   expect(await readSubscription(request, business, subscription.id)).toMatchObject({ cancel_at_period_end: false, cancel_requested_by: null });
 
-  // Cancel now asks first; keeping it changes nothing. (Reloaded first: after a server action the
-  // layout's StyleNonce hands Radix the action request's nonce, not the document's, and the
-  // dialog's scroll-lock <style> is then refused by the CSP; see the report.)
-  await page.reload();
+  // Cancel now asks first; keeping it changes nothing. Right after a server action on purpose: the
+  // dialog's scroll-lock <style> must carry the document's nonce, not the action request's (the
+  // fixture fails on the CSP's console error).
   await main.getByRole("button", { name: "Cancel now…", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Cancel this subscription now?" });
   await expect(dialog).toBeVisible();
@@ -160,7 +159,7 @@ test("reveal the webhook token, rotate it, and see a test event in the delivery 
   await expect(page.getByTestId("secret-value")).toHaveCount(0);
   await page.getByRole("button", { name: "Reveal token" }).click();
   await expect(page.getByTestId("secret-value")).toHaveValue(business.webhook_token);
-  await page.reload(); // the StyleNonce issue above: a dialog right after a server action
+  // A dialog right after a server action (see the nonce note above).
 
   await page.getByRole("button", { name: "Rotate token…" }).click();
   const dialog = page.getByRole("dialog", { name: "Rotate the signing token" });
