@@ -1,6 +1,3 @@
-import { Search } from "lucide-react";
-import Link from "next/link";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input, Label } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
@@ -10,6 +7,7 @@ import { listStatuses, parsePaymentFilters, type PaymentFilters } from "@/lib/da
 import { paymentStatusLabel } from "@/lib/dashboard/format";
 import { getDb } from "@/lib/db";
 import { requireStaffFor } from "@/lib/staff/current-staff";
+import { FilterCard } from "../_components/filter-card";
 import { PaymentsTable } from "../_components/payments-table";
 
 export const metadata = { title: "Payments" };
@@ -39,61 +37,50 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
     <div className="grid grid-cols-1 gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
 
-      <Card>
-        <CardContent className="pt-4 sm:pt-5">
-          <form method="get" action="/dashboard/payments" role="search" aria-label="Search and filter payments" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end">
-            <div className="grid gap-1.5 sm:col-span-2">
-              <Label htmlFor="q">Search</Label>
-              <Input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order id, customer e-mail or session id" aria-invalid={fieldError("q") ? true : undefined} />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="status">Status</Label>
-              <Select id="status" name="status" defaultValue={filters.status ?? ""}>
-                <option value="">Any status</option>
-                {listStatuses.map((s) => (
-                  <option key={s} value={s}>
-                    {paymentStatusLabel(s === "open" ? null : s).label}
-                  </option>
-                ))}
-              </Select>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="method">Method</Label>
-              <Select id="method" name="method" defaultValue={filters.method ?? ""}>
-                <option value="">Any method</option>
-                {[...new Set([...methods, ...(filters.method ? [filters.method] : [])])].map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </Select>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="from">Created from</Label>
-              <Input id="from" name="from" type="date" defaultValue={filters.from ?? ""} aria-invalid={fieldError("from") ? true : undefined} />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="to">Created until</Label>
-              <Input id="to" name="to" type="date" defaultValue={filters.to ?? ""} aria-invalid={fieldError("to") ? true : undefined} />
-            </div>
-            <div className="flex gap-2 sm:col-span-2 lg:col-span-6">
-              <Button type="submit">
-                <Search aria-hidden /> Search
-              </Button>
-              {filtered && (
-                <Button asChild variant="ghost">
-                  <Link href="/dashboard/payments">Clear filters</Link>
-                </Button>
-              )}
-            </div>
-          </form>
-          {!parsed.ok && (
-            <p role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-destructive">
-              Some filters were ignored. {parsed.message}
-            </p>
-          )}
-        </CardContent>
-      </Card>
+      <FilterCard
+        action="/dashboard/payments"
+        label="Search and filter payments"
+        formClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end"
+        buttonsClassName="flex gap-2 sm:col-span-2 lg:col-span-6"
+        submitLabel="Search"
+        filtered={filtered}
+        ignored={parsed.ok ? null : parsed.message}
+      >
+        <div className="grid gap-1.5 sm:col-span-2">
+          <Label htmlFor="q">Search</Label>
+          <Input id="q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order id, customer e-mail or session id" aria-invalid={fieldError("q") ? true : undefined} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="status">Status</Label>
+          <Select id="status" name="status" defaultValue={filters.status ?? ""}>
+            <option value="">Any status</option>
+            {listStatuses.map((s) => (
+              <option key={s} value={s}>
+                {paymentStatusLabel(s === "open" ? null : s).label}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="method">Method</Label>
+          <Select id="method" name="method" defaultValue={filters.method ?? ""}>
+            <option value="">Any method</option>
+            {[...new Set([...methods, ...(filters.method ? [filters.method] : [])])].map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="from">Created from</Label>
+          <Input id="from" name="from" type="date" defaultValue={filters.from ?? ""} aria-invalid={fieldError("from") ? true : undefined} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="to">Created until</Label>
+          <Input id="to" name="to" type="date" defaultValue={filters.to ?? ""} aria-invalid={fieldError("to") ? true : undefined} />
+        </div>
+      </FilterCard>
 
       <Card>
         <CardContent className="grid gap-4 pt-2 sm:pt-3">

@@ -1,6 +1,3 @@
-import { Search } from "lucide-react";
-import Link from "next/link";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input, Label } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
@@ -9,6 +6,7 @@ import { listDashboardSubscriptions } from "@/lib/dashboard/list-dashboard-subsc
 import { parseSubscriptionFilters, subscriptionListStatuses, type SubscriptionFilters } from "@/lib/dashboard/subscription-filters";
 import { getDb } from "@/lib/db";
 import { requireStaffFor } from "@/lib/staff/current-staff";
+import { FilterCard } from "../_components/filter-card";
 import { SubscriptionsTable } from "./_components/subscriptions-table";
 
 export const metadata = { title: "Subscriptions" };
@@ -43,42 +41,31 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Subscriptions</h1>
 
-      <Card>
-        <CardContent className="pt-4 sm:pt-5">
-          <form method="get" action="/dashboard/subscriptions" role="search" aria-label="Filter subscriptions" className="grid gap-3 sm:grid-cols-3 sm:items-end">
-            <div className="grid gap-1.5">
-              <Label htmlFor="status">Status</Label>
-              <Select id="status" name="status" defaultValue={filters.status ?? ""} aria-invalid={invalid("status")}>
-                <option value="">Any status</option>
-                {subscriptionListStatuses.map((s) => (
-                  <option key={s} value={s}>
-                    {statusLabels[s]}
-                  </option>
-                ))}
-              </Select>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="customer">Customer id</Label>
-              <Input id="customer" name="customer" defaultValue={filters.customer ?? ""} placeholder="The customer you sent (exact)" autoComplete="off" aria-invalid={invalid("customer")} />
-            </div>
-            <div className="flex gap-2">
-              <Button type="submit">
-                <Search aria-hidden /> Filter
-              </Button>
-              {filtered && (
-                <Button asChild variant="ghost">
-                  <Link href="/dashboard/subscriptions">Clear filters</Link>
-                </Button>
-              )}
-            </div>
-          </form>
-          {!parsed.ok && (
-            <p role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-destructive">
-              Some filters were ignored. {parsed.message}
-            </p>
-          )}
-        </CardContent>
-      </Card>
+      <FilterCard
+        action="/dashboard/subscriptions"
+        label="Filter subscriptions"
+        formClassName="grid gap-3 sm:grid-cols-3 sm:items-end"
+        buttonsClassName="flex gap-2"
+        submitLabel="Filter"
+        filtered={filtered}
+        ignored={parsed.ok ? null : parsed.message}
+      >
+        <div className="grid gap-1.5">
+          <Label htmlFor="status">Status</Label>
+          <Select id="status" name="status" defaultValue={filters.status ?? ""} aria-invalid={invalid("status")}>
+            <option value="">Any status</option>
+            {subscriptionListStatuses.map((s) => (
+              <option key={s} value={s}>
+                {statusLabels[s]}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="customer">Customer id</Label>
+          <Input id="customer" name="customer" defaultValue={filters.customer ?? ""} placeholder="The customer you sent (exact)" autoComplete="off" aria-invalid={invalid("customer")} />
+        </div>
+      </FilterCard>
 
       <Card>
         <CardContent className="grid gap-4 pt-2 sm:pt-3">
