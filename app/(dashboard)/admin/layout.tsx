@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { requireStaff } from "@/lib/staff/current-staff";
-import { DashboardFrame } from "../dashboard/_components/dashboard-frame";
+import { DashboardFrame, FrameBody } from "../dashboard/_components/dashboard-frame";
 import { signOutAction } from "../dashboard/actions";
 import { AdminNav } from "./_components/admin-nav";
 import "../dashboard/dashboard.css";
@@ -39,12 +39,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         </div>
       </header>
       {staff.isAdmin ? (
-        <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
-          <AdminNav />
-          <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
-            {children}
-          </main>
-        </div>
+        <FrameBody nav={<AdminNav />}>{children}</FrameBody>
       ) : (
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-xl px-4 py-10 focus:outline-none">
           <Card role="alert">

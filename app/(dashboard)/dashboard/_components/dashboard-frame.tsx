@@ -24,3 +24,15 @@ export async function DashboardFrame({ children }: { children: ReactNode }) {
     </div>
   );
 }
+
+/** Below the header: the section's navigation beside (on phones, above) the page. */
+export function FrameBody({ nav, children }: { nav: ReactNode; children: ReactNode }) {
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
+      {nav}
+      <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
+        {children}
+      </main>
+    </div>
+  );
+}

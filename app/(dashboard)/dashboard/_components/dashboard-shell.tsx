@@ -3,6 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import type { Staff } from "@/lib/staff/current-staff";
 import { signOutAction } from "../actions";
 import { BusinessSwitcher } from "./business-switcher";
+import { FrameBody } from "./dashboard-frame";
 import { DashboardNav } from "./dashboard-nav";
 
 /** Header (business switcher, who is signed in, sign out), the navigation and the page. */
@@ -34,12 +35,7 @@ export function DashboardShell({ staff, children }: { staff: Staff; children: Re
           </div>
         </div>
       </header>
-      <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
-        <DashboardNav />
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
-          {children}
-        </main>
-      </div>
+      <FrameBody nav={<DashboardNav />}>{children}</FrameBody>
     </div>
   );
 }
