@@ -10,10 +10,9 @@ import type { ApiKeyView } from "@/lib/auth/api-key-view";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { ActionOutcome } from "../_components/action-outcome";
 import { FormDialog } from "../_components/form-dialog";
+import { OverlapSelect, type OverlapChoice } from "../_components/overlap-select";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "./actions";
 import { SecretOnce } from "../_components/secret-once";
-
-export type OverlapChoice = { seconds: number; label: string };
 
 const statusTone = { active: "success", expiring: "warning", revoked: "destructive", expired: "outline" } as const;
 
@@ -59,16 +58,7 @@ function KeyActions({ apiKey }: { apiKey: ApiKeyView }) {
             >
               <input type="hidden" name="business" value={businessId} />
               <input type="hidden" name="key" value={apiKey.id} />
-              <div className="grid gap-1.5">
-                <Label htmlFor={`overlap-${apiKey.id}`}>The old key keeps working for</Label>
-                <Select id={`overlap-${apiKey.id}`} name="overlap" defaultValue={String(24 * 60 * 60)}>
-                  {overlaps.map((o) => (
-                    <option key={o.seconds} value={o.seconds}>
-                      {o.label}
-                    </option>
-                  ))}
-                </Select>
-              </div>
+              <OverlapSelect id={`overlap-${apiKey.id}`} label="The old key keeps working for" overlaps={overlaps} />
             </FormDialog>
           )}
           <FormDialog

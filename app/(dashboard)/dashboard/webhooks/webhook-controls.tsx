@@ -7,6 +7,7 @@ import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { ActionOutcome } from "../_components/action-outcome";
 import { FormDialog } from "../_components/form-dialog";
+import { OverlapSelect, type OverlapChoice } from "../_components/overlap-select";
 import { SecretOnce } from "../_components/secret-once";
 import {
   resendFailedWebhookEventsAction,
@@ -16,8 +17,6 @@ import {
   sendTestWebhookEventAction,
   updateWebhookEndpointAction,
 } from "./actions";
-
-type Choice = { seconds: number; label: string };
 
 /** URL and enabled event kinds. */
 export function EndpointForm({ businessId, url, enabled, kinds }: { businessId: string; url: string | null; enabled: string[]; kinds: readonly string[] }) {
@@ -65,7 +64,7 @@ export function EndpointForm({ businessId, url, enabled, kinds }: { businessId: 
 }
 
 /** The signing token: hidden until asked for; rotation with an overlap shows the new one. */
-export function TokenControls({ businessId, overlaps, previousUntil }: { businessId: string; overlaps: Choice[]; previousUntil: string | null }) {
+export function TokenControls({ businessId, overlaps, previousUntil }: { businessId: string; overlaps: OverlapChoice[]; previousUntil: string | null }) {
   const [revealed, reveal, revealing] = useActionState(revealWebhookTokenAction, null);
   const [rotated, rotate, rotating] = useActionState(rotateWebhookTokenAction, null);
   const token = rotated?.ok ? rotated.data : revealed?.ok ? revealed.data : undefined;
@@ -93,16 +92,7 @@ export function TokenControls({ businessId, overlaps, previousUntil }: { busines
           submitLabel="Rotate token"
         >
           <input type="hidden" name="business" value={businessId} />
-          <div className="grid gap-1.5">
-            <Label htmlFor="token-overlap">The old token keeps signing for</Label>
-            <Select id="token-overlap" name="overlap" defaultValue={String(24 * 60 * 60)}>
-              {overlaps.map((o) => (
-                <option key={o.seconds} value={o.seconds}>
-                  {o.label}
-                </option>
-              ))}
-            </Select>
-          </div>
+          <OverlapSelect id="token-overlap" label="The old token keeps signing for" overlaps={overlaps} />
         </FormDialog>
       </div>
       {previousUntil && !rotated && <p className="text-sm text-muted-foreground">The previous token also signs deliveries until {previousUntil}.</p>}
