@@ -19,7 +19,7 @@ export function ListSkeleton({
   children?: ReactNode;
 }) {
   return (
-    <div className="grid grid-cols-1 gap-6" role="status" aria-label={label}>
+    <div className="grid gap-6" role="status" aria-label={label}>
       <Skeleton className={titleClassName} />
       {children}
       <div className="grid gap-2">
