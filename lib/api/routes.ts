@@ -53,13 +53,17 @@ import {
 } from "./webhooks";
 import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
 
-export type Route = { method: string; pattern: string; handler: ApiHandler };
+/**
+ * `cors`: the endpoint accepts a public key, so a browser on a merchant's own site may call it
+ * (decision 0022); the router answers its preflight and adds the CORS headers to its responses.
+ */
+export type Route = { method: string; pattern: string; handler: ApiHandler; cors?: boolean };
 
 /** Every API endpoint, by path under base_url. app/api mirrors this table for Next's router. */
 export const routes: Route[] = [
-  { method: "POST", pattern: "/session", handler: postSession },
+  { method: "POST", pattern: "/session", handler: postSession, cors: true },
   { method: "GET", pattern: "/payment/:session_id", handler: getPaymentHandler },
-  { method: "GET", pattern: "/payments/methods", handler: getPaymentMethods },
+  { method: "GET", pattern: "/payments/methods", handler: getPaymentMethods, cors: true },
   { method: "GET", pattern: "/balance", handler: getBalance },
   { method: "POST", pattern: "/payments/:session_id/refund", handler: postPaymentRefund },
   { method: "GET", pattern: "/payments/:session_id/refunds", handler: getPaymentRefunds },
@@ -146,6 +150,35 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** Response headers a browser script may read besides the simple ones (429's Retry-After above all). */
+const exposedHeaders = "Retry-After, Idempotent-Replayed, X-Request-Id";
+
+/**
+ * A request carrying a secret key (`sk_…`, valid or not) gets no CORS allowance even on a
+ * public-key endpoint: the browser then hides the answer, so a secret key is useless in one.
+ */
+function sentSecretKey(request: Request): boolean {
+  return /^Bearer\s+sk_/i.test(request.headers.get("authorization") ?? "");
+}
+
+function withCors(headers: Headers): void {
+  // `*` and never credentials: the key is public and the API uses no cookies.
+  headers.set("access-control-allow-origin", "*");
+  headers.set("access-control-expose-headers", exposedHeaders);
+}
+
+/** OPTIONS on a public-key endpoint: 204 with what a browser may send there. */
+function preflight(methods: string[]): Response {
+  const headers = new Headers({
+    "access-control-allow-methods": [...methods, "OPTIONS"].join(", "),
+    "access-control-allow-headers": "Authorization, Content-Type, Idempotency-Key",
+    "access-control-max-age": "600",
+    allow: [...methods, "OPTIONS"].join(", "),
+  });
+  withCors(headers);
+  return new Response(null, { status: 204, headers });
+}
+
 /** A dispatcher over a route table (tests build one over a copy of `routes` plus their own). */
 export function createRouter(table: readonly Route[]) {
   /**
@@ -156,12 +189,19 @@ export function createRouter(table: readonly Route[]) {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
     let pathMatched = false;
+    const corsMethods: string[] = [];
     for (const route of table) {
       const params = match(route.pattern, path.replace(/\/$/, "") || "/");
       if (!params) continue;
       pathMatched = true;
-      if (route.method === request.method) return route.handler(request, params);
+      if (route.method === request.method) {
+        const response = await route.handler(request, params);
+        if (route.cors && !sentSecretKey(request)) withCors(response.headers);
+        return response;
+      }
+      if (route.cors) corsMethods.push(route.method);
     }
+    if (request.method === "OPTIONS" && corsMethods.length) return preflight(corsMethods);
     return pathMatched
       ? json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` })
       : json(404, { error: "not_found", message: "No such endpoint" });

@@ -13,5 +13,7 @@ export const POST = handle;
 export const PUT = handle;
 export const PATCH = handle;
 export const DELETE = handle;
+// Preflights of the public-key endpoints (decision 0022); the router answers them.
+export const OPTIONS = handle;
 
 export const dynamic = "force-dynamic";
