@@ -1,26 +1,90 @@
 import { apiHandler } from "@/lib/http/handler";
 import { readJsonObject } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
-import { json } from "@/lib/http/respond";
+import { errorResponse, json } from "@/lib/http/respond";
 import { checkoutUrl } from "@/lib/env";
+import { BadRequestError, ValidationError } from "@/lib/errors";
+import {
+  readIdempotencyKey,
+  requestFingerprint,
+  runIdempotent,
+  type StoredResponse,
+} from "@/lib/idempotency/run-idempotent";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { limitSessionCreation } from "@/lib/rate-limit/limit-session-creation";
 import { createSession, startForcedRedirect } from "@/lib/sessions/create-session";
+import type { Db } from "@/db/client";
+import type { Session } from "@/db/schema";
 
-// POST /session
+/**
+ * A refusal stored as the key's answer. A validation failure is not: like a payout's, which is
+ * refused before the key is claimed, it leaves the key free for the corrected request.
+ */
+async function describeRefusal(error: unknown): Promise<StoredResponse | null> {
+  if (error instanceof ValidationError) return null;
+  const response = errorResponse(error);
+  return response ? { status: response.status, body: await response.json() } : null;
+}
+
+/**
+ * 201 for a new session. A forced redirect-based method: the provider payment starts now, after
+ * commit (decision 0008). Only this first answer carries its redirect_url or payment_error; a
+ * replay answers the stored session_id and checkout_url, and the checkout page carries on.
+ */
+async function answerCreated(db: Db, request: Request, session: Session, body: Record<string, unknown>) {
+  const start = await startForcedRedirect(db, session, { userAgent: request.headers.get("user-agent") });
+  return json(201, {
+    ...body,
+    ...(start.redirectUrl ? { redirect_url: start.redirectUrl } : {}),
+    ...(start.paymentError ? { payment_error: start.paymentError } : {}),
+  });
+}
+
+/** Runs only with a key: a body nested too deeply to fingerprint is a 400, never a crash. */
+function fingerprintOf(request: Request, body: unknown): string {
+  try {
+    return requestFingerprint(request.method, new URL(request.url).pathname, body);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new BadRequestError("invalid_request", "The request body is nested too deeply to be made idempotent");
+    throw error;
+  }
+}
+
+// POST /session (Idempotency-Key honoured: decision 0022)
 export const postSession = apiHandler({
   auth: "secret_or_public",
   handle: async ({ request, db, caller }) => {
     const ip = clientIp(request);
     await limitSessionCreation(db, caller, ip);
+    const key = readIdempotencyKey(request);
     const body = await readJsonObject(request);
-    const session = await createSession(db, caller, body, { clientIp: ip });
-    // A forced redirect-based method: the provider payment starts now (decision 0008).
-    const start = await startForcedRedirect(db, session, { userAgent: request.headers.get("user-agent") });
-    return json(201, {
-      session_id: session.id,
-      checkout_url: `${checkoutUrl()}/${session.id}`,
-      ...(start.redirectUrl ? { redirect_url: start.redirectUrl } : {}),
-      ...(start.paymentError ? { payment_error: start.paymentError } : {}),
-    });
+    // A secret key's keys share the merchant's scope with payouts ("api"); a public key's are the
+    // payer's browser's own, by its IP, so one payer never gets another's session.
+    const scope = { businessId: caller.business.id, principal: caller.keyKind === "secret" ? "api" : `public:${ip ?? "unknown"}` };
+    let created: Session | null = null;
+    if (key === null) {
+      // No key: exactly the interface's request, outside any transaction of ours.
+      created = await createSession(db, caller, body, { clientIp: ip });
+      return answerCreated(db, request, created, { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` });
+    }
+    const fingerprint = fingerprintOf(request, body);
+    // The outer transaction announces the session's jobs once the key and the session committed.
+    const result = await transactionWithJobs(db, (tx) =>
+      runIdempotent(
+        tx,
+        scope,
+        key,
+        fingerprint,
+        async (inner) => {
+          created = await createSession(inner, caller, body, { clientIp: ip });
+          return { status: 201, body: { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` } };
+        },
+        describeRefusal,
+      ),
+    );
+    if (result.replayed) return json(result.status, result.body, { "idempotent-replayed": "true" });
+    if (!created) return json(result.status, result.body);
+    return answerCreated(db, request, created, result.body as Record<string, unknown>);
   },
 });
