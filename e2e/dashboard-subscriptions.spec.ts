@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
-import { createSession, expect, expectAccessible, orderId, test, type Business } from "./fixtures";
+import { createSession, expect, expectAccessible, orderId, switchToBusiness, test, type Business } from "./fixtures";
 
 // The dashboard's subscriptions, API keys and webhooks pages, signed in with the demo login.
 // Each test signs in, builds its data through the API and checks several pages with axe: more
@@ -16,24 +16,21 @@ function kassa(args: string[]): Record<string, unknown> {
 }
 
 /** Signs in with an e-mail and password and opens this test's business. */
-async function signInAs(page: Page, login: { email: string; password: string }, testInfo: TestInfo) {
+async function signInAs(page: Page, login: { email: string; password: string }, business: Business) {
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/dashboard\/sign-in/);
   await page.getByLabel("E-mail").fill(login.email);
   await page.getByLabel("Password").fill(login.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
-  await page.getByRole("button", { name: /Switch business/ }).click();
-  const name = `E2E ${testInfo.title.slice(0, 40)}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  await page.getByRole("menuitem", { name: new RegExp(name) }).click();
-  await expect(page.getByRole("button", { name: /Business: E2E/ })).toBeVisible();
+  await switchToBusiness(page, business);
 }
 
 /** Signs in with the demo login the server printed (made an owner of this test's business) and opens that business. */
-async function signInTo(page: Page, business: Business, testInfo: TestInfo) {
+async function signInTo(page: Page, business: Business) {
   const demo = kassa(["demo", "login"]) as { email: string; password: string };
   kassa(["user", "create", "--email", demo.email, "--password", demo.password, "--business", business.id, "--role", "owner"]);
-  await signInAs(page, demo, testInfo);
+  await signInAs(page, demo, business);
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -73,7 +70,7 @@ async function subscribed(request: APIRequestContext, business: Business): Promi
 
 test("cancel at period end, resume and cancel now from the subscription page, recorded as manager", async ({ page, request, business }, testInfo) => {
   const subscription = await subscribed(request, business);
-  await signInTo(page, business, testInfo);
+  await signInTo(page, business);
 
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Subscriptions" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Subscriptions" })).toBeVisible();
@@ -121,7 +118,7 @@ test("cancel at period end, resume and cancel now from the subscription page, re
 });
 
 test("create an API key (shown once), then revoke it: the key then gets 401", async ({ page, business }, testInfo) => {
-  await signInTo(page, business, testInfo);
+  await signInTo(page, business);
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "API keys" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   await expectAccessible(page);
@@ -151,7 +148,7 @@ test("create an API key (shown once), then revoke it: the key then gets 401", as
 });
 
 test("reveal the webhook token, rotate it, and see a test event in the delivery log", async ({ page, business }, testInfo) => {
-  await signInTo(page, business, testInfo);
+  await signInTo(page, business);
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Webhooks" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
   await expectAccessible(page);
@@ -185,11 +182,11 @@ test("reveal the webhook token, rotate it, and see a test event in the delivery 
   await screenshot(page, testInfo, "webhooks");
 });
 
-test("support cancels at period end as admin; the merchant then cannot resume it", async ({ page, request, business }, testInfo) => {
+test("support cancels at period end as admin; the merchant then cannot resume it", async ({ page, request, business }) => {
   const subscription = await subscribed(request, business);
   const support = { email: `support-${Date.now()}@example.com`, password: "support password 1" };
   kassa(["user", "create", "--email", support.email, "--password", support.password, "--role", "admin"]);
-  await signInAs(page, support, testInfo);
+  await signInAs(page, support, business);
   await page.goto(`/dashboard/subscriptions/${subscription.id}`);
   const main = page.getByRole("main");
   await expect(main.getByText("Recorded as admin", { exact: false })).toBeVisible();
@@ -199,7 +196,7 @@ test("support cancels at period end as admin; the merchant then cannot resume it
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/dashboard\/sign-in/);
 
-  await signInTo(page, business, testInfo);
+  await signInTo(page, business);
   await page.goto(`/dashboard/subscriptions/${subscription.id}`);
   await expect(main.getByText("only support can undo it")).toBeVisible();
   await main.getByRole("button", { name: "Resume", exact: true }).click();

@@ -2,15 +2,17 @@ import { spawnSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
-export type Business = { id: string; secret_key: string; public_key: string; webhook_token: string; mode: string };
+export type Business = { id: string; secret_key: string; public_key: string; webhook_token: string; mode: string; name: string };
 
 function createBusiness(title: string, mode: "sandbox" | "live"): Business {
-  const args = ["kassa", "business", "create", "--name", `E2E ${title.slice(0, 40)}`, "--mode", mode, "--json"];
+  // Unique: one login may belong to the businesses of both projects' runs of a test.
+  const name = `E2E ${title.slice(0, 40)} ${Math.random().toString(36).slice(2, 8)}`;
+  const args = ["kassa", "business", "create", "--name", name, "--mode", mode, "--json"];
   const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
   let failure = "";
   for (let attempt = 1; attempt <= 2; attempt++) {
     const run = spawnSync("npx", args, { env, encoding: "utf8" });
-    if (run.status === 0) return JSON.parse(run.stdout.trim().split("\n").pop()!) as Business;
+    if (run.status === 0) return { ...(JSON.parse(run.stdout.trim().split("\n").pop()!) as Omit<Business, "name">), name };
     failure = `exit ${run.status}: ${run.stderr.split("\n").filter((l) => !l.startsWith("npm warn")).join("\n")}${run.stdout}`;
   }
   throw new Error(`npx kassa business create failed (twice): ${failure}`);
@@ -101,3 +103,10 @@ export async function expectAccessible(page: Page) {
   expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
+
+/** Opens `business` in the dashboard through the header's business switcher. */
+export async function switchToBusiness(page: Page, business: Business) {
+  await page.getByRole("button", { name: /Switch business/ }).click();
+  await page.getByRole("menuitem", { name: business.name }).click(); // the name is unique: see createBusiness
+  await expect(page.getByRole("button", { name: `Business: ${business.name}. Switch business` })).toBeVisible();
+}
