@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "@/db/schema";
+import { stopSandboxEmulator } from "@/lib/providers/stripe/sandbox-emulator";
 import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
 
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
@@ -8,6 +9,8 @@ let biz: Biz;
 beforeAll(async () => {
   biz = await createTestBusiness();
 });
+// Plan sessions check the business's Stripe endpoint: the emulator starts on first use.
+afterAll(() => stopSandboxEmulator());
 
 const key = (name: string) => ({ "Idempotency-Key": `${name}-${Math.random().toString(36).slice(2)}` });
 
@@ -19,6 +22,19 @@ async function sessionsWithOrder(businessId: string, orderId: string) {
 }
 
 describe("Idempotency-Key on POST /session", () => {
+  it("creates a plan session with a key (its Stripe set-up check runs before the key's transaction) and replays it", async () => {
+    // A fresh business: its first plan session calls Stripe (the emulator) for the set-up check.
+    const fresh = await createTestBusiness();
+    const headers = key("plan");
+    const body = sessionBody({ subscription: { interval: "month" } });
+    const first = await api("POST", "/session", { key: fresh.secretKey, body, headers });
+    expect(first.status).toBe(201);
+    const again = await api("POST", "/session", { key: fresh.secretKey, body, headers });
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await sessionsWithOrder(fresh.business.id, body.order_id as string)).toHaveLength(1);
+  });
+
   it.each(["secret", "public"] as const)(
     "replays the first response for a retry with the same key and body (%s key), creating one session",
     async (kind) => {

@@ -12,7 +12,7 @@ import {
 } from "@/lib/idempotency/run-idempotent";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { limitSessionCreation } from "@/lib/rate-limit/limit-session-creation";
-import { createSession, startForcedRedirect } from "@/lib/sessions/create-session";
+import { createSession, prepareSession, startForcedRedirect, type PreparedSession } from "@/lib/sessions/create-session";
 import type { Db } from "@/db/client";
 import type { Session } from "@/db/schema";
 
@@ -23,7 +23,8 @@ import type { Session } from "@/db/schema";
 async function describeRefusal(error: unknown): Promise<StoredResponse | null> {
   if (error instanceof ValidationError) return null;
   const response = errorResponse(error);
-  return response ? { status: response.status, body: await response.json() } : null;
+  // A 5xx (Stripe unreachable during the plan's set-up check) is worth retrying with the same key.
+  return response && response.status < 500 ? { status: response.status, body: await response.json() } : null;
 }
 
 /**
@@ -69,6 +70,16 @@ export const postSession = apiHandler({
       return answerCreated(db, request, created, { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` });
     }
     const fingerprint = fingerprintOf(request, body);
+    // Every check first, outside the key's transaction: a plan's set-up check may call Stripe (and,
+    // on the embedded database, the emulator's own writes would wait behind that transaction). Its
+    // refusal is then the key's answer like any other, thrown inside.
+    let prepared: PreparedSession | null = null;
+    let refusal: unknown = null;
+    try {
+      prepared = await prepareSession(db, caller, body);
+    } catch (error) {
+      refusal = error;
+    }
     // The outer transaction announces the session's jobs once the key and the session committed.
     const result = await transactionWithJobs(db, (tx) =>
       runIdempotent(
@@ -77,7 +88,8 @@ export const postSession = apiHandler({
         key,
         fingerprint,
         async (inner) => {
-          created = await createSession(inner, caller, body, { clientIp: ip });
+          if (!prepared) throw refusal;
+          created = await createSession(inner, caller, body, { clientIp: ip }, prepared);
           return { status: 201, body: { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` } };
         },
         describeRefusal,

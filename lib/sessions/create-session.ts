@@ -43,21 +43,22 @@ export async function activeMethods(db: Db, businessId: string) {
     .then((rows) => rows.map((r) => r.method));
 }
 
+export type PreparedSession = { input: ReturnType<typeof parseSessionInput>; requiredIp: string | null };
+
+function parseSessionInput(body: Record<string, unknown>) {
+  return parseOrThrow(sessionInputSchema, body);
+}
+
 /**
- * POST /session. Validates every rule of the interface, then stores the session. With a public
- * key the creator's IP is recorded and `ip` is ignored; with a secret key `ip` (if given) is the
- * IP the payer must pay from.
+ * Every check of POST /session before anything is written, in the interface's order: the key
+ * kind, the fields, the methods, and for a plan the Stripe set-up check (which may call Stripe,
+ * so a caller holding a transaction runs this first, outside it, and hands the result in).
  */
-export async function createSession(
-  db: Db,
-  caller: ApiCaller,
-  body: Record<string, unknown>,
-  context: { clientIp: string | null },
-): Promise<Session> {
+export async function prepareSession(db: Db, caller: ApiCaller, body: Record<string, unknown>): Promise<PreparedSession> {
   const wantsSubscription = body.subscription !== undefined && body.subscription !== null;
   if (wantsSubscription && caller.keyKind !== "secret") throw new SubscriptionRequiresSecretKeyError();
 
-  const input = parseOrThrow(sessionInputSchema, body);
+  const input = parseSessionInput(body);
   let requiredIp: string | null = null;
   if (caller.keyKind === "secret") {
     const ip = parseRequiredIp(input.ip);
@@ -84,6 +85,22 @@ export async function createSession(
     await checkSubscriptionSetup(db, caller.business);
   }
 
+  return { input, requiredIp };
+}
+
+/**
+ * POST /session. Validates every rule of the interface, then stores the session. With a public
+ * key the creator's IP is recorded and `ip` is ignored; with a secret key `ip` (if given) is the
+ * IP the payer must pay from.
+ */
+export async function createSession(
+  db: Db,
+  caller: ApiCaller,
+  body: Record<string, unknown>,
+  context: { clientIp: string | null },
+  prepared?: PreparedSession,
+): Promise<Session> {
+  const { input, requiredIp } = prepared ?? (await prepareSession(db, caller, body));
   const customer = input.customer;
   const customerId = typeof customer === "string" ? customer : (customer.id ?? customer.email!);
   const prefill = typeof customer === "string" ? null : { email: customer.email, name: customer.name, phone: customer.phone };
