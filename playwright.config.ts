@@ -4,6 +4,10 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? ".data-e2e";
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// Fixed so that a reused PostgreSQL database (DATABASE_URL) stays readable across runs, and shared
+// with the tests' own `npx kassa` commands: with DATABASE_URL they open the database themselves
+// (not through the server) and must decrypt what the server wrote (e.g. the demo login).
+process.env.ENCRYPTION_KEY ??= "e2e0".repeat(16);
 
 export default defineConfig({
   testDir: "e2e",
@@ -34,8 +38,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       DATA_DIR: dataDir,
-      // Fixed so that a reused PostgreSQL database (DATABASE_URL) stays readable across runs.
-      ENCRYPTION_KEY: "e2e0".repeat(16),
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
       ALLOW_PRIVATE_WEBHOOK_URLS: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     },
