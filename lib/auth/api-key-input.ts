@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseOrThrow, required } from "@/lib/http/validation";
+import { listLimitParam, parseOrThrow, required } from "@/lib/http/validation";
 
 /** A rolled key's overlap: 24 hours unless told; 0 ends it at once; at most 7 days. */
 export const defaultRollOverlapSeconds = 24 * 60 * 60;
@@ -38,14 +38,8 @@ export const rollApiKeySchema = z.object({
 });
 export type RollApiKeyInput = z.infer<typeof rollApiKeySchema>;
 
-const limitMessage = "limit must be an integer from 1 to 100";
-
 const listQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, { error: limitMessage })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: limitMessage })
+  limit: listLimitParam()
     .optional()
     .transform((v) => v ?? 10),
   starting_after: z

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
 
 /** Zod issues as the interface's 400 body: top-level field name → messages. */
@@ -33,3 +33,13 @@ export const required = (what: string) => (issue: { input: unknown }) =>
 const unsafeText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const isSafeText = (value: string) => !unsafeText.test(value);
 export const safeText = { error: "must not contain NUL characters or unpaired surrogates" };
+
+const limitMessage = "limit must be an integer from 1 to 100";
+
+/** A list's `limit` query parameter: 1 to 100 (the list's default applies when it is absent). */
+export const listLimitParam = () =>
+  z
+    .string()
+    .regex(/^\d{1,3}$/, { error: limitMessage })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, { error: limitMessage });

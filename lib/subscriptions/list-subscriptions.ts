@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { subscriptions } from "@/db/schema";
-import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
+import { isSafeText, listLimitParam, parseOrThrow, safeText } from "@/lib/http/validation";
 import { subscriptionView, type SubscriptionView } from "./subscription-view";
 
 const listQuerySchema = z.object({
@@ -16,12 +16,7 @@ const listQuerySchema = z.object({
     .refine(isSafeText, safeText)
     .max(255, { error: "customer must be at most 255 characters" })
     .optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, { error: "limit must be an integer from 1 to 100" })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: "limit must be an integer from 1 to 100" })
-    .optional(),
+  limit: listLimitParam().optional(),
   starting_after: z
     .string()
     .regex(/^psub_[0-9A-Za-z]{1,64}$/, { error: "starting_after must be a subscription id" })

@@ -10,7 +10,7 @@ import {
   type WebhookEvent,
 } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { isSafeText, parseOrThrow } from "@/lib/http/validation";
+import { isSafeText, listLimitParam, parseOrThrow } from "@/lib/http/validation";
 import { needsTokenHistory, webhookEventView, type WebhookEventView } from "./webhook-event-view";
 import { webhookTokenHistory } from "./webhook-token";
 
@@ -30,12 +30,7 @@ const listQuerySchema = z.object({
   order_id: text("order_id").optional(),
   session_id: text("session_id").optional(),
   subscription_id: text("subscription_id").optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, { error: "limit must be an integer from 1 to 100" })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: "limit must be an integer from 1 to 100" })
-    .optional(),
+  limit: listLimitParam().optional(),
   starting_after: z
     .string()
     .regex(/^evt_[0-9A-Za-z]{1,64}$/, { error: "starting_after must be an event id (evt_…)" })
