@@ -5,6 +5,7 @@ import { errorResponse, json } from "@/lib/http/respond";
 import { checkoutUrl } from "@/lib/env";
 import { BadRequestError, ValidationError } from "@/lib/errors";
 import {
+  completeIdempotentResponse,
   readIdempotencyKey,
   requestFingerprint,
   runIdempotent,
@@ -28,17 +29,16 @@ async function describeRefusal(error: unknown): Promise<StoredResponse | null> {
 }
 
 /**
- * 201 for a new session. A forced redirect-based method: the provider payment starts now, after
- * commit (decision 0008). Only this first answer carries its redirect_url or payment_error; a
- * replay answers the stored session_id and checkout_url, and the checkout page carries on.
+ * The 201 body for a new session. A forced redirect-based method: the provider payment starts now,
+ * after commit (decision 0008), and the answer carries its redirect_url or payment_error.
  */
-async function answerCreated(db: Db, request: Request, session: Session, body: Record<string, unknown>) {
+async function createdBody(db: Db, request: Request, session: Session, body: Record<string, unknown>) {
   const start = await startForcedRedirect(db, session, { userAgent: request.headers.get("user-agent") });
-  return json(201, {
+  return {
     ...body,
     ...(start.redirectUrl ? { redirect_url: start.redirectUrl } : {}),
     ...(start.paymentError ? { payment_error: start.paymentError } : {}),
-  });
+  };
 }
 
 /** Runs only with a key: a body nested too deeply to fingerprint is a 400, never a crash. */
@@ -67,7 +67,8 @@ export const postSession = apiHandler({
     if (key === null) {
       // No key: exactly the interface's request, outside any transaction of ours.
       created = await createSession(db, caller, body, { clientIp: ip });
-      return answerCreated(db, request, created, { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` });
+      const answer = { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` };
+      return json(201, await createdBody(db, request, created, answer));
     }
     const fingerprint = fingerprintOf(request, body);
     // Every check first, outside the key's transaction: a plan's set-up check may call Stripe (and,
@@ -97,6 +98,10 @@ export const postSession = apiHandler({
     );
     if (result.replayed) return json(result.status, result.body, { "idempotent-replayed": "true" });
     if (!created) return json(result.status, result.body);
-    return answerCreated(db, request, created, result.body as Record<string, unknown>);
+    const answer = await createdBody(db, request, created, result.body as Record<string, unknown>);
+    // The provider start's outcome becomes the key's answer too, so a later replay matches this one.
+    if (Object.keys(answer).length > Object.keys(result.body as object).length)
+      await completeIdempotentResponse(db, scope, key, { status: 201, body: answer });
+    return json(201, answer);
   },
 });

@@ -104,6 +104,29 @@ export async function runIdempotent(
   });
 }
 
+/**
+ * Replaces a key's stored answer with the one finally sent, for an effect that completes after the
+ * key's transaction (a forced redirect's provider start): later replays then match it. A retry
+ * arriving while that step still runs replays the answer stored at commit.
+ */
+export async function completeIdempotentResponse(
+  db: Db,
+  scope: IdempotencyScope,
+  key: string,
+  response: StoredResponse,
+): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ statusCode: response.status, responseEnc: encrypt(JSON.stringify(response.body ?? null)) })
+    .where(
+      and(
+        eq(idempotencyKeys.businessId, scope.businessId),
+        eq(idempotencyKeys.principal, scope.principal),
+        eq(idempotencyKeys.key, key),
+      ),
+    );
+}
+
 /** Forgets keys older than `before` (replays are promised for 24 hours); returns how many. */
 export async function pruneIdempotencyKeys(db: Db, before: Date): Promise<number> {
   const deleted = await db

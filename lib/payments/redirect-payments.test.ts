@@ -6,7 +6,7 @@ import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { signSandboxPayload, sandboxWebhookSecret } from "@/lib/providers/sandbox/sandbox-signature";
 import { sandboxEventBody, findSimulatedPayment } from "@/lib/providers/sandbox/simulator";
-import { api, testDb } from "@/test/helpers";
+import { api, sessionBody, testDb } from "@/test/helpers";
 import { paySession } from "./pay-session";
 import {
   attemptsOf,
@@ -46,6 +46,19 @@ describe("POST /session with a forced redirect method", () => {
     const provider = await findSimulatedPayment(testDb(), paymentIdOf(created.redirect_url!));
     expect(provider).toMatchObject({ amount: 2500, status: "open", method: "bitcoin" });
     expect(provider!.returnUrl).toMatch(new RegExp(`/checkout/${created.session_id}$`));
+  });
+
+  it("replays the whole first answer, redirect_url included, for a retry with the same Idempotency-Key", async () => {
+    const biz = await paymentsBusiness();
+    const body = sessionBody({ paymentMethodId: "sandbox_bitcoin" });
+    const headers = { "Idempotency-Key": `redirect-${Math.random().toString(36).slice(2)}` };
+    const first = await api<{ session_id: string; redirect_url?: string }>("POST", "/session", { key: biz.secretKey, body, headers });
+    expect(first.status).toBe(201);
+    expect(first.body.redirect_url).toMatch(/\/api\/sandbox-provider\/pay\/sbxpay_/);
+    const again = await api("POST", "/session", { key: biz.secretKey, body, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(await attemptsOf(first.body.session_id)).toHaveLength(1);
   });
 
   it("answers payment_error when the provider refuses, and the session can still be paid", async () => {
