@@ -16,3 +16,4 @@ export * from "./subscriptions";
 export * from "./stripe-emulator";
 export * from "./staff";
 export * from "./branding";
+export * from "./instances";

@@ -75,6 +75,8 @@ export const paymentAttempts = pgTable(
     riskLevel: text("risk_level"),
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
+    /** The process (instances.id) that opened the attempt: when it dies, the reconciler settles it. */
+    instanceId: text("instance_id"),
     createdAt: createdAt(),
     updatedAt: tsCol("updated_at").notNull().defaultNow(),
     completedAt: tsCol("completed_at"),
@@ -82,6 +84,10 @@ export const paymentAttempts = pgTable(
   (t) => [
     index("payment_attempts_session_idx").on(t.sessionId),
     index("payment_attempts_business_created_idx").on(t.businessId, t.createdAt),
+    // The reconciler's scan: attempts still `started` (lib/payments/reconcile-attempts.ts).
+    index("payment_attempts_started_idx")
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'started'`),
     uniqueIndex("payment_attempts_provider_payment_idx")
       .on(t.provider, t.providerPaymentId)
       .where(sql`${t.providerPaymentId} IS NOT NULL`),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 
@@ -33,6 +33,8 @@ export const sandboxProviderPayments = pgTable(
     updatedAt: tsCol("updated_at").notNull().defaultNow(),
   },
   (t) => [
+    // Kassa finds a payment by its reference when a crash lost the provider's id (reconciliation).
+    index("sandbox_provider_payments_reference_idx").on(t.businessId, t.reference),
     check(
       "sandbox_provider_payments_amounts_valid",
       sql`${t.amountPaid} >= 0 AND ${t.amountPaid} <= ${t.amount} AND ${t.amountRefunded} >= 0 AND ${t.amountRefunded} <= ${t.amountPaid}`,
