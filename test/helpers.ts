@@ -2,6 +2,7 @@ import type { DatabaseHandle, Db } from "@/db/client";
 import { dispatch } from "@/lib/api/routes";
 import { createBusiness, type CreateBusinessInput } from "@/lib/businesses/create-business";
 import { clientIpHeader } from "@/lib/http/client-ip";
+import { checkResponseAgainstDocument } from "./openapi-responses";
 
 let current: DatabaseHandle | null = null;
 
@@ -34,7 +35,10 @@ export async function createTestBusiness(input: Partial<CreateBusinessInput> = {
 
 export type ApiResult<T = Record<string, unknown>> = { status: number; headers: Headers; body: T };
 
-/** Calls the API the way a merchant would, through the same router Next serves. */
+/**
+ * Calls the API the way a merchant would, through the same router Next serves. The response must
+ * match the OpenAPI document (test/openapi-responses.ts), or the call throws.
+ */
 export async function api<T = Record<string, unknown>>(
   method: string,
   path: string,
@@ -50,7 +54,10 @@ export async function api<T = Record<string, unknown>>(
   }
   const response = await dispatch(new Request(`http://kassa.test/api${path}`, { method, headers, body }), "/api");
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  // Every answer a test sees must be one the OpenAPI document describes (status and body).
+  checkResponseAgainstDocument(method, path, response.status, response.headers.get("content-type"), parsed);
+  return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
 export function sessionBody(overrides: Record<string, unknown> = {}) {

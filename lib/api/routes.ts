@@ -52,6 +52,7 @@ import {
   postWebhookTokenRotate,
 } from "./webhooks";
 import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
+import { getOpenApiDocument } from "./openapi";
 
 /**
  * `cors`: the endpoint accepts a public key, so a browser on a merchant's own site may call it
@@ -123,6 +124,8 @@ export const routes: Route[] = [
   // The hosted checkout page's own endpoints (lib/api/checkout.ts).
   { method: "GET", pattern: "/checkout/sessions/:session_id", handler: getCheckoutSessionState },
   { method: "POST", pattern: "/checkout/sessions/:session_id/pay", handler: postCheckoutPay },
+  // This API's OpenAPI document (public; decision 0023).
+  { method: "GET", pattern: "/openapi.json", handler: getOpenApiDocument, cors: true },
 ];
 
 function match(pattern: string, path: string): Params | null {

@@ -164,9 +164,12 @@ export const sessionInputSchema = z
   })
   .refine((input) => input.amount === itemsTotal(input.items), {
     path: ["amount"],
-    // Only meaningful when amount and items are themselves valid.
+    // Only meaningful on an object whose amount and items are themselves valid (a non-object
+    // input fails at the root, path []: the check must not run on it).
     when: (payload) =>
-      !payload.issues.some((issue) => issue.path?.[0] === "amount" || issue.path?.[0] === "items"),
+      !payload.issues.some(
+        (issue) => !issue.path?.length || issue.path[0] === "amount" || issue.path[0] === "items",
+      ),
     error: (issue) => {
       const input = issue.input as { amount: number; items: { price: number; quantity: number }[] };
       return `amount (${input.amount}) must equal the sum of price x quantity over items (${itemsTotal(input.items)})`;

@@ -1,0 +1,158 @@
+import type { OpenAPIRegistry, ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+
+/**
+ * What every area of the OpenAPI document shares: the interface's error bodies (exactly as
+ * lib/http/respond.ts writes them), the security schemes, and helpers to describe responses.
+ */
+
+// ---- Error bodies -------------------------------------------------------------------------------
+
+/** 400: each field name mapped to its messages (lib/errors ValidationError). */
+export const FieldErrorsSchema = z
+  .record(z.string(), z.array(z.string()).min(1))
+  .meta({
+    id: "FieldErrors",
+    description: "Validation failure: each field name mapped to a non-empty array of messages.",
+    example: { amount: ["amount must be at least 100"] },
+  });
+
+/** `{error, message}`: the body of every named refusal without an interface-fixed text. */
+export const ErrorMessageSchema = z
+  .strictObject({
+    error: z.string().meta({ description: "Machine-readable code, e.g. `invalid_json`, `ip_mismatch`." }),
+    message: z.string().meta({ description: "Human-readable explanation." }),
+  })
+  .meta({ id: "ErrorMessage", example: { error: "invalid_json", message: "Request body must be valid JSON" } });
+
+/** `{error: "<fixed text>"}`: the interface's bodies that carry one fixed string and nothing else. */
+const fixedError = (id: string, text: string, description: string) =>
+  z.strictObject({ error: z.literal(text) }).meta({ id, description });
+
+export const UnauthorizedSchema = fixedError(
+  "Unauthorized",
+  "Unauthorized",
+  "Missing or invalid key, wrong key type, missing or invalid payout hash, inactive payout user: one body, no cause revealed.",
+);
+export const PaymentNotFoundSchema = fixedError(
+  "PaymentNotFound",
+  "Payment not found",
+  "Unknown session id, or another business's.",
+);
+export const PaymentMethodNotFoundSchema = fixedError(
+  "PaymentMethodNotFound",
+  "Payment method not found",
+  "paymentMethodId unknown or not enabled for the business.",
+);
+export const SubscriptionRequiresSecretKeySchema = fixedError(
+  "SubscriptionRequiresSecretKey",
+  "subscription_requires_secret_key",
+  "A subscription session was created with a public key.",
+);
+export const InsufficientPayoutBalanceSchema = fixedError(
+  "InsufficientPayoutBalance",
+  "Insufficient payout balance",
+  "The business's payout balance is below the amount.",
+);
+export const PayoutsDisabledSchema = fixedError(
+  "PayoutsDisabled",
+  "Payouts are currently disabled. Please enable them in Settings.",
+  "Payouts are disabled for the business.",
+);
+export const InternalErrorSchema = fixedError("InternalError", "Internal server error", "Unexpected failure.");
+
+export const SubscriptionSetupIncompleteSchema = z
+  .strictObject({
+    error: z.literal("subscription_setup_incomplete"),
+    missing_events: z.array(z.string()).meta({ description: "Provider events the endpoint lacks." }),
+  })
+  .meta({
+    id: "SubscriptionSetupIncomplete",
+    description: "The business's endpoint at the card-billing provider is missing, disabled, or lacks events.",
+  });
+
+export const RateLimitedSchema = z
+  .strictObject({
+    error: z.literal("rate_limit_exceeded"),
+    message: z.string(),
+    type: z.enum(["ip", "api_key"]).meta({ description: "The limited key." }),
+    retry_after: z.int().min(0).meta({ description: "Seconds to wait; also sent as the Retry-After header." }),
+  })
+  .meta({ id: "RateLimited" });
+
+// ---- Security schemes -----------------------------------------------------------------------------
+
+const securitySchemes = {
+  secretKey: {
+    type: "http",
+    scheme: "bearer",
+    description: "Secret API key (`sk_test_…` / `sk_live_…`), server-side only: `Authorization: Bearer sk_…`.",
+  },
+  publicKey: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "Public API key (`pk_test_…` / `pk_live_…`), safe in a browser: `Authorization: Bearer pk_…`. Accepted by POST /session (one-time payments) and GET /payments/methods only.",
+  },
+  payoutHash: {
+    type: "apiKey",
+    in: "header",
+    name: "X-Payout-Hash",
+    description:
+      "A payout user's hash (preferred form). The same hash is also accepted as the body field `payout_hash` of a POST, or as the query parameter `payout_hash` (legacy).",
+  },
+  payoutHashQuery: {
+    type: "apiKey",
+    in: "query",
+    name: "payout_hash",
+    description: "A payout user's hash as a query parameter (legacy; prefer the X-Payout-Hash header).",
+  },
+} as const;
+
+/** Security requirements to put on an operation (`security: security.secret`). */
+export const security = {
+  secret: [{ secretKey: [] }],
+  secretOrPublic: [{ secretKey: [] }, { publicKey: [] }],
+  payoutHash: [{ payoutHash: [] }, { payoutHashQuery: [] }],
+  /** No credential (the signature or the page's own token is the credential, or nothing is needed). */
+  none: [],
+};
+
+// ---- Response helpers -----------------------------------------------------------------------------
+
+/** A JSON response with one schema. */
+export function jsonResponse(description: string, schema: z.ZodType, headers?: ResponseConfig["headers"]): ResponseConfig {
+  return { description, content: { "application/json": { schema } }, ...(headers ? { headers } : {}) };
+}
+
+/** A JSON response whose body is one of several schemas. */
+export function jsonResponseOneOf(description: string, schemas: [z.ZodType, z.ZodType, ...z.ZodType[]]): ResponseConfig {
+  return jsonResponse(description, z.union(schemas));
+}
+
+/** The error responses, by status, as respond.ts writes them; routes pick the ones they can answer. */
+export const errorResponses = {
+  /** A JSON body that is invalid field by field, or no JSON object at all (or too large). */
+  badRequest: jsonResponseOneOf("Invalid request: a field map, or `{error, message}` for a body that is not a JSON object.", [
+    FieldErrorsSchema,
+    ErrorMessageSchema,
+  ]),
+  /** Query or path parameters only: no body to be malformed. */
+  invalidFields: jsonResponse("Invalid parameters: each field name mapped to its messages.", FieldErrorsSchema),
+  unauthorized: jsonResponse("Missing or invalid credential, or the wrong key type.", UnauthorizedSchema),
+  forbidden: jsonResponse("Not allowed to this caller.", ErrorMessageSchema),
+  notFound: jsonResponse("No such resource for this business.", ErrorMessageSchema),
+  conflict: jsonResponse("Conflicts with the current state (or an Idempotency-Key reused with another body).", ErrorMessageSchema),
+  rateLimited: jsonResponse("Too many requests.", RateLimitedSchema, {
+    "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+  }),
+  internal: jsonResponse("Unexpected failure.", InternalErrorSchema),
+  providerError: jsonResponse("The payment provider refused or failed a call Kassa needed.", ErrorMessageSchema),
+  providerUnavailable: jsonResponse("The payment provider could not be reached; safe to retry.", ErrorMessageSchema),
+} satisfies Record<string, ResponseConfig>;
+
+/** Registers what every area refers to: the error bodies and the security schemes. */
+export function registerCommon(registry: OpenAPIRegistry): void {
+  for (const [name, scheme] of Object.entries(securitySchemes))
+    registry.registerComponent("securitySchemes", name, scheme);
+}

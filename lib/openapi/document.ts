@@ -1,0 +1,45 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the zod schemas that validate requests and
+ * type responses (decision 0023): no hand-kept copy.
+ *
+ * To document an area: add lib/openapi/paths/<area>.ts exporting `register<Area>(registry)` that
+ * calls `registry.registerPath({...})` for each route (path with `{param}`, the request's own zod
+ * schemas, every status the handler can answer, using the error responses and `security` of
+ * ./common), then add it to `areas` below. test/openapi-coverage.test.ts fails for every route of
+ * lib/api/routes.ts left out; test/helpers.ts `api()` checks every response against the document.
+ * A 500 is added to every operation here; do not repeat it.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import type { OpenAPIObject } from "openapi3-ts/oas31";
+import { baseUrl } from "@/lib/env";
+import { errorResponses, registerCommon } from "./common";
+import { registerMeta } from "./paths/meta";
+
+export type RegisterArea = (registry: OpenAPIRegistry) => void;
+
+const areas: RegisterArea[] = [registerMeta];
+
+export function buildOpenApiDocument(): OpenAPIObject {
+  const registry = new OpenAPIRegistry();
+  registerCommon(registry);
+  for (const register of areas) register(registry);
+  for (const definition of registry.definitions)
+    if (definition.type === "route") definition.route.responses[500] ??= errorResponses.internal;
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Kassa API",
+      version: "1.0.0",
+      description:
+        "Payment sessions, subscriptions, payouts and webhooks of a Kassa server. All bodies are JSON; amounts are integer cents; the only currency is USD.",
+    },
+    servers: [{ url: baseUrl(), description: "This server's base_url" }],
+  });
+}
+
+let cached: OpenAPIObject | null = null;
+
+/** The document, built once per process (the schemas and base_url do not change while it runs). */
+export function openApiDocument(): OpenAPIObject {
+  return (cached ??= buildOpenApiDocument());
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { checkResponseAgainstDocument } from "./openapi-responses";
+
+const json = "application/json; charset=utf-8";
+
+describe("checking responses against the OpenAPI document", () => {
+  it("accepts a documented status whose body matches its schema", () => {
+    expect(() =>
+      checkResponseAgainstDocument("GET", "/openapi.json", 200, json, { openapi: "3.1.0", info: { version: "1.0.0" } }),
+    ).not.toThrow();
+    expect(() =>
+      checkResponseAgainstDocument("GET", "/openapi.json", 500, json, { error: "Internal server error" }),
+    ).not.toThrow();
+  });
+
+  it("refuses a status the document does not list for the route", () => {
+    expect(() => checkResponseAgainstDocument("GET", "/openapi.json", 418, json, {})).toThrow(
+      /GET \/openapi\.json answered 418, which the document does not list \(documented: 200, 500\)/,
+    );
+  });
+
+  it("refuses a body that does not match, naming what differs", () => {
+    expect(() =>
+      checkResponseAgainstDocument("GET", "/openapi.json", 200, json, { openapi: "3.0.0", info: { version: "1" } }),
+    ).toThrow(/body does not match the document:[\s\S]*openapi/);
+    expect(() => checkResponseAgainstDocument("GET", "/openapi.json", 500, json, { error: "boom" })).toThrow(
+      /500 body does not match/,
+    );
+  });
+
+  it("refuses a content type the document does not list", () => {
+    expect(() => checkResponseAgainstDocument("GET", "/openapi.json", 200, "text/html", "<html>")).toThrow(
+      /answered text\/html; the document lists application\/json/,
+    );
+  });
+
+  it("skips what the router itself answers (unknown path or method)", () => {
+    expect(() => checkResponseAgainstDocument("GET", "/no-such-endpoint", 404, json, {})).not.toThrow();
+    expect(() => checkResponseAgainstDocument("DELETE", "/openapi.json", 405, json, {})).not.toThrow();
+  });
+});
