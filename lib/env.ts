@@ -46,6 +46,15 @@ const envSchema = z.object({
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /**
+   * Housekeeping (lib/housekeeping): idempotency keys are replayed for at least 24 h (as Stripe),
+   * finished outbox rows are kept a week, expired rate-limit counters an hour. The embedded worker
+   * prunes every HOUSEKEEPING_INTERVAL_MINUTES; under Inngest an hourly cron does.
+   */
+  IDEMPOTENCY_KEY_RETENTION_HOURS: z.coerce.number().min(24).max(8760).default(24),
+  FINISHED_JOB_RETENTION_HOURS: z.coerce.number().min(0).max(87_600).default(168),
+  RATE_LIMIT_RETENTION_HOURS: z.coerce.number().min(0).max(8760).default(1),
+  HOUSEKEEPING_INTERVAL_MINUTES: z.coerce.number().min(1).max(1440).default(60),
+  /**
    * Tests only: live businesses' Stripe calls go to this API (e.g. the Stripe emulator,
    * http://127.0.0.1:12111) instead of api.stripe.com when Stripe is connected.
    */
@@ -54,6 +63,17 @@ const envSchema = z.object({
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
+  /**
+   * Reconciliation (docs/payments.md, decision 0023): every process renews its `instances` row every
+   * INSTANCE_HEARTBEAT_SECONDS; one silent for INSTANCE_TIMEOUT_SECONDS is gone, and the payment
+   * attempts it left open are settled from the provider at the next pass (every
+   * RECONCILE_INTERVAL_SECONDS: the embedded worker's tick, or the Inngest cron). An attempt open
+   * longer than RECONCILE_GRACE_SECONDS is reconciled even when its process still looks alive.
+   */
+  INSTANCE_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(300).default(10),
+  INSTANCE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
+  RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+  RECONCILE_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;

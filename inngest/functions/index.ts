@@ -1,3 +1,4 @@
+import { pruneExpiredRows } from "./housekeeping/prune-expired-rows";
 import { redispatchDueJobs } from "./jobs/redispatch-due-jobs";
 import { refundPayment } from "./payments/refund-payment";
 import { processProviderEvent } from "./provider-events/process-provider-event";
@@ -5,7 +6,7 @@ import { expireSession } from "./sessions/expire-session";
 import { setUpSubscription } from "./subscriptions/set-up-subscription";
 import { deliverWebhook } from "./webhooks/deliver-webhook";
 
-/** Every function served at /api/inngest: one per job kind, plus the cron that re-announces due work. */
+/** Every function served at /api/inngest: one per job kind, plus the crons (due work, housekeeping). */
 export const functions = [
   deliverWebhook,
   expireSession,
@@ -13,4 +14,5 @@ export const functions = [
   setUpSubscription,
   refundPayment,
   redispatchDueJobs,
+  pruneExpiredRows,
 ];

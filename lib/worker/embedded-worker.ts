@@ -3,10 +3,10 @@ import os from "node:os";
 import type { Db } from "@/db/client";
 import type { JobKind } from "@/db/schema";
 import { env, inngestEnabled } from "@/lib/env";
+import { runHousekeeping } from "@/lib/housekeeping/run-housekeeping";
 import { claimJobs, extendLeases, releaseJobs, type ClaimedJob } from "@/lib/jobs/claim-jobs";
 import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/job-context";
 import { registerLocalExecutor } from "@/lib/jobs/local-executors";
-import { purgeFinishedJobs } from "@/lib/jobs/purge-finished-jobs";
 import { executeClaimedJob } from "@/lib/jobs/run-job";
 import { log } from "@/lib/log";
 
@@ -20,6 +20,8 @@ export type EmbeddedWorkerOptions = {
   /** How long stop() waits for running jobs before releasing them (15 s: above the 10 s webhook timeout). */
   stopGraceMs?: number;
   workerId?: string;
+  /** How often rows past their retention are pruned (HOUSEKEEPING_INTERVAL_MINUTES, 60 min). */
+  housekeepingIntervalMs?: number;
   /** Handler settings: compressed webhook schedule, DNS, ... (tests). */
   context?: JobContextOverrides;
   kinds?: JobKind[];
@@ -134,13 +136,19 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
     Math.max(1000, Math.floor(leaseMs / 3)),
   );
   heartbeat.unref();
-  // Finished rows are purged after a week, an hour at a time (any instance may do it).
-  const purge = setInterval(() => {
-    purgeFinishedJobs(db).catch((error: unknown) =>
-      log.warn("purging finished jobs failed", { workerId: id, error }),
-    );
-  }, 3_600_000);
-  purge.unref();
+  // Rows past their retention are pruned at start and on a tick (any instance may: lib/housekeeping).
+  let pruning: Promise<void> = Promise.resolve();
+  const prune = () => {
+    pruning = runHousekeeping(db)
+      .then((deleted) => log.info("housekeeping done", { workerId: id, deleted }))
+      .catch((error: unknown) => log.warn("housekeeping failed", { workerId: id, error }));
+  };
+  const housekeeping = setInterval(
+    prune,
+    options.housekeepingIntervalMs ?? e.HOUSEKEEPING_INTERVAL_MINUTES * 60_000,
+  );
+  prune();
+  housekeeping.unref();
 
   const unregister = registerLocalExecutor({ wake, context });
   let stopped: Promise<void> | null = null;
@@ -172,7 +180,8 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
           await releaseJobs(db, leftover);
         }
         clearInterval(heartbeat);
-        clearInterval(purge);
+        clearInterval(housekeeping);
+        await pruning;
         log.info("embedded worker stopped", { workerId: id });
       })()),
   };
