@@ -23,6 +23,7 @@ import { screenPayment } from "@/lib/fraud/screen-payment";
 import { countryOfIp } from "@/lib/geo/country-of-ip";
 import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
+import { ensureInstanceHeartbeat, instanceId } from "@/lib/instances/instance-heartbeat";
 import { log } from "@/lib/log";
 import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-for";
 import { ensureSandboxTestClock } from "@/lib/providers/stripe/ensure-sandbox-test-clock";
@@ -301,6 +302,8 @@ async function prepare(tx: Db, sessionId: string, input: ParsedInput, ctx: PayCo
       country,
       userAgent,
       customerDetails: billing,
+      // While this process lives, the reconciler leaves the attempt to it (decision 0023).
+      instanceId: instanceId(),
     })
     .returning();
   return { kind: "attempt", attempt: attempt!, session, business, method, superseded };
@@ -484,6 +487,7 @@ export async function paySession(
   ctx: PayContext,
 ): Promise<PayResult> {
   const parsed = parseOrThrow(payInputSchema, input);
+  await ensureInstanceHeartbeat(db);
   const prepared = await db.transaction((tx) => prepare(tx, sessionId, parsed, ctx));
   if (prepared.kind === "resume") {
     return { payment: await getPayment(db, prepared.business, sessionId), next: prepared.next };

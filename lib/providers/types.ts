@@ -109,6 +109,11 @@ export interface CardProvider {
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Re-reads a charge (after a challenge, on an inbound event, when reconciling). */
   retrieveCharge(providerPaymentId: string): Promise<ChargeOutcome>;
+  /**
+   * The charge Kassa's attempt made, found without its id (a crash lost the provider's answer):
+   * among the customer's charges, the one whose metadata names the attempt; null when there is none.
+   */
+  findChargeOfAttempt(attemptId: string, providerCustomerId: string): Promise<ChargeOutcome | null>;
   /** Gives up a charge waiting for the payer (an abandoned challenge); answers its final state. */
   cancelCharge(providerPaymentId: string): Promise<ChargeOutcome>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
@@ -148,6 +153,8 @@ export interface RedirectProvider {
   /** Creates the payment at the provider; throws ProviderError when the provider refuses. */
   startPayment(request: StartRedirectRequest): Promise<{ providerPaymentId: string; redirectUrl: string }>;
   retrievePayment(providerPaymentId: string): Promise<RedirectPaymentState>;
+  /** The payment started for an attempt (its reference), found without its id; null when there is none. */
+  findPaymentOfAttempt(attemptId: string): Promise<RedirectPaymentState | null>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
   /** As CardProvider's: absent where refunds are final when answered. */
   retrieveRefund?(providerRefundId: string): Promise<RefundOutcome>;

@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import type { SandboxProviderPayment } from "@/db/schema";
 import { ProviderError } from "@/lib/errors";
 import type {
   RedirectPaymentState,
@@ -9,10 +10,21 @@ import type {
 } from "../types";
 import {
   createSimulatedPayment,
+  findSimulatedPaymentByReference,
   getSimulatedPayment,
   refundSimulatedPayment,
   simulatorUrl,
 } from "./simulator";
+
+function stateOf(payment: SandboxProviderPayment): RedirectPaymentState {
+  return {
+    providerPaymentId: payment.id,
+    status: payment.status,
+    amount: payment.amount,
+    amountReceived: payment.amountPaid,
+    reference: payment.reference,
+  };
+}
 
 /**
  * The sandbox redirect provider's adapter (methods `bitcoin`, `pix_br`): what Kassa would do with
@@ -45,13 +57,12 @@ export class SandboxRedirectAdapter implements RedirectProvider {
     const payment = await getSimulatedPayment(this.db, providerPaymentId);
     if (payment.businessId !== this.businessId)
       throw new ProviderError("No such sandbox payment for this business");
-    return {
-      providerPaymentId: payment.id,
-      status: payment.status,
-      amount: payment.amount,
-      amountReceived: payment.amountPaid,
-      reference: payment.reference,
-    };
+    return stateOf(payment);
+  }
+
+  async findPaymentOfAttempt(attemptId: string): Promise<RedirectPaymentState | null> {
+    const payment = await findSimulatedPaymentByReference(this.db, this.businessId, attemptId);
+    return payment ? stateOf(payment) : null;
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {

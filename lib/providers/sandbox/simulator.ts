@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sandboxProviderPayments, type SandboxProviderPayment } from "@/db/schema";
 import { baseUrl } from "@/lib/env";
@@ -84,6 +84,23 @@ export async function findSimulatedPayment(db: Db, id: string): Promise<SandboxP
     .select()
     .from(sandboxProviderPayments)
     .where(eq(sandboxProviderPayments.id, id))
+    .limit(1);
+  return payment ?? null;
+}
+
+/** The business's payment made for a reference (Kassa's attempt id): the latest, if several. */
+export async function findSimulatedPaymentByReference(
+  db: Db,
+  businessId: string,
+  reference: string,
+): Promise<SandboxProviderPayment | null> {
+  const [payment] = await db
+    .select()
+    .from(sandboxProviderPayments)
+    .where(
+      and(eq(sandboxProviderPayments.businessId, businessId), eq(sandboxProviderPayments.reference, reference)),
+    )
+    .orderBy(desc(sandboxProviderPayments.createdAt))
     .limit(1);
   return payment ?? null;
 }

@@ -190,6 +190,17 @@ export class StripeAdapter implements CardProvider {
     }
   }
 
+  async findChargeOfAttempt(attemptId: string, providerCustomerId: string): Promise<ChargeOutcome | null> {
+    try {
+      // A payment's customer is made for it (createCustomer), so its charges are few.
+      for await (const intent of this.stripe.paymentIntents.list({ customer: providerCustomerId, limit: 100 }))
+        if (intent.metadata?.kassa_attempt_id === attemptId) return this.retrieveCharge(intent.id);
+      return null;
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
   async cancelCharge(providerPaymentId: string): Promise<ChargeOutcome> {
     try {
       await this.stripe.paymentIntents.cancel(providerPaymentId, { cancellation_reason: "abandoned" });

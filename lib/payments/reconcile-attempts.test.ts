@@ -1,0 +1,219 @@
+import { and, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ledgerTransactions, paymentAttempts, webhookEvents } from "@/db/schema";
+import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
+import { SandboxRedirectAdapter } from "@/lib/providers/sandbox/sandbox-adapter";
+import { simulatePayerAction } from "@/lib/providers/sandbox/simulator";
+import { StripeAdapter } from "@/lib/providers/stripe/stripe-adapter";
+import type { ChargeOutcome } from "@/lib/providers/types";
+import { testDb } from "@/test/helpers";
+import { paySession, type PayContext } from "./pay-session";
+import { findAttemptsToReconcile, reconcileOpenAttempts } from "./reconcile-attempts";
+import { chargeSettlement, refreshAttempt } from "./refresh-payment";
+import { settleAttempt } from "./settle-attempt";
+import {
+  attemptsOf,
+  balanceOf,
+  newSession,
+  paymentRow,
+  paymentsBusiness,
+  withSandboxProviders,
+} from "./testing/payment-fixtures";
+
+withSandboxProviders();
+verifyLedgerAfterEach();
+afterEach(() => vi.restoreAllMocks());
+
+const checkout: PayContext = { ip: "203.0.113.10", userAgent: "Mozilla/5.0 (crash)", via: "checkout" };
+const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
+const never = new Promise<never>(() => {});
+/** No instance has this id: the process that opened the attempt is gone. */
+const deadInstance = "dead-host:1:00000000";
+
+/**
+ * A process that dies right after its provider call (or before it): the call is made for real,
+ * then the payment code never gets further, as if the process had been killed there. The paying
+ * promise is left hanging, exactly like the request of a killed process.
+ */
+async function crashAfterCharge(
+  sessionId: string,
+  number: string,
+  options: { reachProvider?: boolean } = {},
+): Promise<{ attemptId: string; outcome: ChargeOutcome | null }> {
+  let reached!: (outcome: ChargeOutcome | null) => void;
+  const charged = new Promise<ChargeOutcome | null>((resolve) => (reached = resolve));
+  const original = StripeAdapter.prototype.charge;
+  vi.spyOn(StripeAdapter.prototype, "charge").mockImplementation(async function (this: StripeAdapter, request) {
+    reached(options.reachProvider === false ? null : await original.call(this, request));
+    return never;
+  });
+  void paySession(testDb(), sessionId, { paymentMethodId: "stripe_credit", card: card(number) }, checkout);
+  const outcome = await charged;
+  vi.restoreAllMocks();
+  return { attemptId: await processDies(sessionId), outcome };
+}
+
+/** Points the session's open attempt at a process that no longer exists; answers its id. */
+async function processDies(sessionId: string): Promise<string> {
+  const [attempt] = (await attemptsOf(sessionId)).filter((a) => a.status === "started");
+  expect(attempt, "an attempt left open").toBeDefined();
+  await testDb()
+    .update(paymentAttempts)
+    .set({ instanceId: deadInstance })
+    .where(eq(paymentAttempts.id, attempt!.id));
+  return attempt!.id;
+}
+
+async function succeededEvents(sessionId: string) {
+  return testDb()
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.sessionId, sessionId), eq(webhookEvents.type, "succeeded")));
+}
+
+async function credits(paymentId: string) {
+  return testDb()
+    .select()
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.kind, "payment"), eq(ledgerTransactions.reference, paymentId)));
+}
+
+describe("reconciling attempts a crash left open", () => {
+  it("settles a charge the provider made: payment succeeded, credited once, one succeeded event; late answers change nothing", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    const { attemptId, outcome } = await crashAfterCharge(session_id, "4242424242424242");
+    expect(outcome?.status).toBe("succeeded");
+    expect((await paymentRow(session_id))?.status).toBe("processing");
+
+    const result = await reconcileOpenAttempts(testDb());
+    expect(result).toMatchObject({ charged: 1, failed: 0, errors: 0 });
+    const payment = (await paymentRow(session_id))!;
+    expect(payment).toMatchObject({ status: "succeeded", amount: 2500, netAmount: 2397, attemptId });
+    expect(payment.providerPaymentId).toBe(outcome!.providerPaymentId);
+    expect(await balanceOf(biz)).toBe(2397);
+    expect(await credits(payment.id)).toHaveLength(1);
+    expect(await succeededEvents(session_id)).toHaveLength(1);
+
+    // The provider's event arriving afterwards, the dead process's own answer, another pass.
+    expect((await refreshAttempt(testDb(), attemptId))?.changed).toBe(false);
+    expect((await settleAttempt(testDb(), attemptId, chargeSettlement(outcome!))).changed).toBe(false);
+    expect((await reconcileOpenAttempts(testDb())).checked).toBe(0);
+    expect(await balanceOf(biz)).toBe(2397);
+    expect(await credits(payment.id)).toHaveLength(1);
+    expect(await succeededEvents(session_id)).toHaveLength(1);
+  });
+
+  it("fails an attempt the provider declined", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    const { outcome } = await crashAfterCharge(session_id, "4000000000000002");
+    expect(outcome?.status).toBe("failed");
+
+    expect(await reconcileOpenAttempts(testDb())).toMatchObject({ charged: 0, failed: 1, errors: 0 });
+    expect(await paymentRow(session_id)).toMatchObject({ status: "failed", failureCode: "card_declined/generic_decline" });
+    expect(await balanceOf(biz)).toBe(0);
+    expect(await succeededEvents(session_id)).toHaveLength(0);
+  });
+
+  it("fails an attempt that never reached the provider, and a charge made after that still becomes the payment once", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    const { attemptId } = await crashAfterCharge(session_id, "4242424242424242", { reachProvider: false });
+
+    expect(await reconcileOpenAttempts(testDb())).toMatchObject({ failed: 1 });
+    expect(await paymentRow(session_id)).toMatchObject({ status: "failed", failureCode: "interrupted" });
+
+    // The provider reports a charge for it after all (a request still in flight when the process
+    // was judged gone): the money is recorded, once.
+    const late = chargeSettlement({
+      status: "succeeded",
+      providerPaymentId: "pi_late_0001",
+      amountReceived: 2500,
+      card: null,
+      riskLevel: "normal",
+    });
+    expect((await settleAttempt(testDb(), attemptId, late)).changed).toBe(true);
+    expect((await settleAttempt(testDb(), attemptId, late)).changed).toBe(false);
+    expect((await paymentRow(session_id))?.status).toBe("succeeded");
+    expect(await balanceOf(biz)).toBe(2397);
+    expect(await succeededEvents(session_id)).toHaveLength(1);
+  });
+
+  it("leaves a redirect payment the payer has not paid yet waiting (pending, never failed), then records the payer's payment", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    let started!: (id: string) => void;
+    const providerPayment = new Promise<string>((resolve) => (started = resolve));
+    const original = SandboxRedirectAdapter.prototype.startPayment;
+    vi.spyOn(SandboxRedirectAdapter.prototype, "startPayment").mockImplementation(async function (
+      this: SandboxRedirectAdapter,
+      request,
+    ) {
+      started((await original.call(this, request)).providerPaymentId);
+      return never;
+    });
+    void paySession(testDb(), session_id, { paymentMethodId: "sandbox_bitcoin" }, checkout);
+    const providerPaymentId = await providerPayment;
+    vi.restoreAllMocks();
+    const attemptId = await processDies(session_id);
+
+    expect(await reconcileOpenAttempts(testDb())).toMatchObject({ checked: 1, open: 1, failed: 0 });
+    const [attempt] = await attemptsOf(session_id);
+    expect(attempt).toMatchObject({ id: attemptId, status: "pending", providerPaymentId });
+    expect(await paymentRow(session_id)).toMatchObject({ status: "pending" });
+    expect((await reconcileOpenAttempts(testDb())).checked).toBe(0);
+
+    await simulatePayerAction(testDb(), providerPaymentId, { kind: "pay" });
+    await refreshAttempt(testDb(), attemptId);
+    expect(await paymentRow(session_id)).toMatchObject({ status: "succeeded" });
+    expect(await balanceOf(biz)).toBeGreaterThan(0);
+  });
+
+  it("leaves an attempt to its living process until the grace period is over", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    const original = StripeAdapter.prototype.charge;
+    let reached!: () => void;
+    const charged = new Promise<void>((resolve) => (reached = resolve));
+    vi.spyOn(StripeAdapter.prototype, "charge").mockImplementation(async function (this: StripeAdapter, request) {
+      await original.call(this, request);
+      reached();
+      return never;
+    });
+    void paySession(testDb(), session_id, { paymentMethodId: "stripe_credit", card: card("4242424242424242") }, checkout);
+    await charged;
+    vi.restoreAllMocks();
+    const [open] = await attemptsOf(session_id);
+
+    // This process is alive (its heartbeat is fresh): not reconciled before the grace period.
+    const mine = (await findAttemptsToReconcile(testDb(), { graceMs: 600_000 })).map((a) => a.id);
+    expect(mine).not.toContain(open!.id);
+    // A silent instance is gone once its heartbeat is older than the timeout.
+    expect((await findAttemptsToReconcile(testDb(), { instanceTimeoutMs: 0 })).map((a) => a.id)).toContain(open!.id);
+    // Past the grace period, it is reconciled whatever its process.
+    await testDb()
+      .update(paymentAttempts)
+      .set({ updatedAt: "2000-01-01T00:00:00Z" })
+      .where(eq(paymentAttempts.id, open!.id));
+    expect((await findAttemptsToReconcile(testDb())).map((a) => a.id)).toContain(open!.id);
+    await reconcileOpenAttempts(testDb());
+    expect(await paymentRow(session_id)).toMatchObject({ status: "succeeded" });
+  });
+
+  it("two reconcilers at once settle a charge once", async () => {
+    const biz = await paymentsBusiness();
+    const sessions = await Promise.all([1, 2, 3].map(() => newSession(biz)));
+    for (const { session_id } of sessions) await crashAfterCharge(session_id, "4242424242424242");
+
+    const results = await Promise.all([reconcileOpenAttempts(testDb()), reconcileOpenAttempts(testDb())]);
+    expect(results.every((r) => r.errors === 0)).toBe(true);
+    for (const { session_id } of sessions) {
+      const payment = (await paymentRow(session_id))!;
+      expect(payment.status).toBe("succeeded");
+      expect(await credits(payment.id)).toHaveLength(1);
+      expect(await succeededEvents(session_id)).toHaveLength(1);
+    }
+    expect(await balanceOf(biz)).toBe(3 * 2397);
+  });
+});
