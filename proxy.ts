@@ -18,9 +18,12 @@ export async function proxy(request: NextRequest) {
   const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
   // Staff pages render charts and Radix popovers, which set style attributes (decision 0019).
   const staffPage = /^\/(dashboard|admin)(\/|$)/.test(request.nextUrl.pathname);
+  // Scalar's API reference sets its styles inline at run time (decision 0024).
+  const apiReference = /^\/docs\/api\/?$/.test(request.nextUrl.pathname);
   const policy = contentSecurityPolicy({
     nonce,
     allowStyleAttributes: staffPage,
+    allowInlineStyles: apiReference,
     // Stripe.js (its script, frames and API) only on live businesses' checkout pages.
     allowStripe: checkout && (await liveCheckout(request.nextUrl.pathname)),
     dev: process.env.NODE_ENV === "development",

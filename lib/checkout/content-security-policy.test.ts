@@ -35,6 +35,16 @@ describe("contentSecurityPolicy", () => {
     expect(csp["frame-src"]).toEqual(["'none'"]);
   });
 
+  it("allows inline styles, but no inline script, on the API reference", () => {
+    const csp = directives(contentSecurityPolicy({ nonce: "n", allowStripe: false, allowInlineStyles: true }));
+    // Without the nonce: a nonce in style-src would make browsers ignore 'unsafe-inline'.
+    expect(csp["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(csp["style-src-attr"]).toEqual(["'unsafe-inline'"]);
+    expect(csp["script-src"]).toEqual(["'self'", "'nonce-n'", "'strict-dynamic'"]);
+    expect(csp["connect-src"]).toEqual(["'self'"]);
+    expect(csp["font-src"]).toEqual(["'self'"]);
+  });
+
   it("adds eval only in development, and upgrades requests only over https", () => {
     expect(directives(contentSecurityPolicy({ nonce: "n", allowStripe: false, dev: true }))["script-src"]).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy({ nonce: "n", allowStripe: false })).not.toContain("upgrade-insecure-requests");

@@ -17,6 +17,13 @@ export type CspOptions = {
    * scripts stay nonce-only, so this admits no script and no new stylesheet.
    */
   allowStyleAttributes?: boolean;
+  /**
+   * The API reference (/docs/api, decision 0024): Scalar, a Vue app, renders its theme as a
+   * `<style>` element and sets style attributes at run time, neither of which can carry a nonce.
+   * Its styles are allowed inline ('unsafe-inline' counts only without a nonce in style-src);
+   * scripts stay nonce-only.
+   */
+  allowInlineStyles?: boolean;
   /** next dev needs eval for its error overlay; production never does. */
   dev?: boolean;
   /** Served over https: ask browsers to upgrade stray http:// subresources. */
@@ -27,13 +34,20 @@ export type CspOptions = {
  * A strict, nonce-based policy: scripts run only with this response's nonce (and what they load,
  * 'strict-dynamic'), no inline handlers, no plugins, no framing of our pages, forms post only to us.
  */
-export function contentSecurityPolicy({ nonce, allowStripe, allowStyleAttributes = false, dev = false, https = false }: CspOptions): string {
+export function contentSecurityPolicy({
+  nonce,
+  allowStripe,
+  allowStyleAttributes = false,
+  allowInlineStyles = false,
+  dev = false,
+  https = false,
+}: CspOptions): string {
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(allowStripe ? stripe.script : []), ...(dev ? ["'unsafe-eval'"] : [])],
-    ["style-src", "'self'", ...(dev ? ["'unsafe-inline'"] : [`'nonce-${nonce}'`])],
+    ["style-src", "'self'", ...(dev || allowInlineStyles ? ["'unsafe-inline'"] : [`'nonce-${nonce}'`])],
     // Stripe.js sets style attributes on the elements it mounts; <style> elements still need the nonce.
-    ...((allowStripe || allowStyleAttributes) && !dev ? [["style-src-attr", "'unsafe-inline'"] as [string, string]] : []),
+    ...((allowStripe || allowStyleAttributes || allowInlineStyles) && !dev ? [["style-src-attr", "'unsafe-inline'"] as [string, string]] : []),
     ["img-src", "'self'", "data:", "blob:", ...(allowStripe ? stripe.img : [])],
     ["font-src", "'self'"],
     ["connect-src", "'self'", ...(allowStripe ? stripe.connect : [])],
