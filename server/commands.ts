@@ -7,9 +7,12 @@ import { createBusiness } from "@/lib/businesses/create-business";
 import { listBusinesses } from "@/lib/businesses/list-businesses";
 import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance";
 import { formatLedgerReport, verifyLedger } from "@/lib/ledger/verify-ledger";
+import { dataDir, env } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { validateWebhookUrl } from "@/lib/webhooks/validate-webhook-url";
 import { StaffInputError } from "@/lib/staff/errors";
+import { postgresBackupAdvice } from "./backup-advice";
+import { backupDatabase, BackupTargetExistsError, embeddedClient } from "./backup-database";
 import { stripeConnectCommand } from "./stripe-connect-command";
 import { demoLoginCommand, userCreateCommand } from "./user-create-command";
 
@@ -160,6 +163,37 @@ export const commands: Record<string, Command> = {
       const report = await verifyLedger(db, { businessId });
       return { json: report, text: formatLedgerReport(report), exitCode: report.ok ? 0 : 1 };
     },
+  },
+  backup: {
+    usage: "kassa backup --out FILE [--json]",
+    options: { out: { type: "string" } },
+    // Runs where the database is open: in the running server, which keeps serving meanwhile.
+    run: async (db, values) => {
+      const out = required(values, "out");
+      const pglite = embeddedClient(db);
+      if (!pglite) throw new UsageError(postgresBackupAdvice);
+      try {
+        const written = await backupDatabase(pglite, out);
+        const key = env().ENCRYPTION_KEY ? "ENCRYPTION_KEY" : `${dataDir()}/encryption.key`;
+        return {
+          json: { out: written.path, bytes: written.bytes, encryption_key: key },
+          text: [
+            `Backed up the embedded database to ${written.path} (${written.bytes} bytes).`,
+            `The backup holds secrets sealed, not their key: keep ${key} safe as well (kassa restore --key-file).`,
+          ].join("\n"),
+        };
+      } catch (error) {
+        if (error instanceof BackupTargetExistsError) throw new UsageError(error.message);
+        throw error;
+      }
+    },
+  },
+  restore: {
+    usage: "kassa restore --from FILE [--key-file PATH] [--json]",
+    options: { from: { type: "string" }, "key-file": { type: "string" } },
+    // The CLI runs restore itself, never a server (server/restore-command.ts): this entry gives it
+    // its usage line and option parsing.
+    run: () => Promise.reject(new UsageError("kassa restore runs in the CLI, with no server on DATA_DIR")),
   },
   "payout-balance transfer": {
     usage: "kassa payout-balance transfer --business ID --amount CENTS [--json]",

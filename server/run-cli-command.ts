@@ -1,4 +1,5 @@
 import { dataDir, env } from "@/lib/env";
+import { postgresBackupAdvice, withAbsolutePaths } from "./backup-advice";
 import { requestCommand, ServerNotListening } from "./command-client";
 import { currentOwner, pause, tryLock } from "./data-dir-lock";
 import type { CommandOutput } from "./run-command";
@@ -22,8 +23,12 @@ export function cliFailure(argv: string[], message: string): CommandOutput {
  * isolates concurrent clients); with the embedded database, in the server that owns DATA_DIR, or
  * here under DATA_DIR's lock when no server runs. Commands waiting for the lock take turns.
  */
-export async function runCliCommand(argv: string[]): Promise<CommandOutput> {
+export async function runCliCommand(rawArgv: string[]): Promise<CommandOutput> {
+  const argv = withAbsolutePaths(rawArgv);
+  // Restore writes a whole data directory: only here, never through a server.
+  if (argv[0] === "restore") return (await import("./restore-command")).restoreCommand(argv);
   if (env().DATABASE_URL) {
+    if (argv[0] === "backup") return cliFailure(argv, postgresBackupAdvice);
     const { parseCommand, runCommandHere } = await here();
     const parsed = parseCommand(argv);
     return "exitCode" in parsed ? parsed : runCommandHere(parsed);
