@@ -43,6 +43,13 @@ export default tseslint.config(
     },
   },
   {
+    // The Node client ships on its own: its source may not reach into Kassa (its scripts and tests may).
+    files: ["packages/kassa-node/src/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/*", "../../*"], message: "The @kassa/node package stands alone: no imports from Kassa." }] }],
+    },
+  },
+  {
     // One level deeper: test/conformance/ reaches the package's src/ through ../../ and Kassa through ../../../.
     files: ["packages/stripe-emulator/test/conformance/**"],
     rules: {
