@@ -4,6 +4,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
+import type { CheckoutPayResult } from "@/lib/checkout/checkout-schemas";
 import { checkoutState } from "@/lib/checkout/checkout-state";
 import { getCheckoutStatus } from "@/lib/checkout/get-checkout";
 import { payRequestSchema } from "@/lib/checkout/pay-request";
@@ -41,7 +42,7 @@ export const postCheckoutPay = apiHandler({
       userAgent: request.headers.get("user-agent")?.slice(0, 1024) || null,
       via: "checkout",
     });
-    return json(200, {
+    const answer: CheckoutPayResult = {
       session_id: sessionId,
       state: checkoutState(result.payment.status, false),
       status: result.payment.status,
@@ -50,6 +51,7 @@ export const postCheckoutPay = apiHandler({
       payment_method: result.payment.payment_method,
       failure_code: result.failure?.code ?? null,
       next: result.next ?? null,
-    });
+    };
+    return json(200, answer);
   },
 });

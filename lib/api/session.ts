@@ -14,6 +14,7 @@ import {
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { limitSessionCreation } from "@/lib/rate-limit/limit-session-creation";
 import { createSession, prepareSession, startForcedRedirect, type PreparedSession } from "@/lib/sessions/create-session";
+import type { SessionCreated } from "@/lib/sessions/session-created-schema";
 import type { Db } from "@/db/client";
 import type { Session } from "@/db/schema";
 
@@ -32,7 +33,7 @@ async function describeRefusal(error: unknown): Promise<StoredResponse | null> {
  * The 201 body for a new session. A forced redirect-based method: the provider payment starts now,
  * after commit (decision 0008), and the answer carries its redirect_url or payment_error.
  */
-async function createdBody(db: Db, request: Request, session: Session, body: Record<string, unknown>) {
+async function createdBody(db: Db, request: Request, session: Session, body: SessionCreated): Promise<SessionCreated> {
   const start = await startForcedRedirect(db, session, { userAgent: request.headers.get("user-agent") });
   return {
     ...body,
@@ -67,7 +68,7 @@ export const postSession = apiHandler({
     if (key === null) {
       // No key: exactly the interface's request, outside any transaction of ours.
       created = await createSession(db, caller, body, { clientIp: ip });
-      const answer = { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` };
+      const answer: SessionCreated = { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` };
       return json(201, await createdBody(db, request, created, answer));
     }
     const fingerprint = fingerprintOf(request, body);
@@ -91,14 +92,15 @@ export const postSession = apiHandler({
         async (inner) => {
           if (!prepared) throw refusal;
           created = await createSession(inner, caller, body, { clientIp: ip }, prepared);
-          return { status: 201, body: { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` } };
+          const first: SessionCreated = { session_id: created.id, checkout_url: `${checkoutUrl()}/${created.id}` };
+          return { status: 201, body: first };
         },
         describeRefusal,
       ),
     );
     if (result.replayed) return json(result.status, result.body, { "idempotent-replayed": "true" });
     if (!created) return json(result.status, result.body);
-    const answer = await createdBody(db, request, created, result.body as Record<string, unknown>);
+    const answer = await createdBody(db, request, created, result.body as SessionCreated);
     // The provider start's outcome becomes the key's answer too, so a later replay matches this one.
     if (Object.keys(answer).length > Object.keys(result.body as object).length)
       await completeIdempotentResponse(db, scope, key, { status: 201, body: answer });

@@ -1,7 +1,8 @@
-import { ValidationError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
+import { parseOrThrow } from "@/lib/http/validation";
+import { cancelInputSchema } from "@/lib/subscriptions/subscription-input";
 import { cancelSubscription } from "@/lib/subscriptions/cancel-subscription";
 import { getSubscription } from "@/lib/subscriptions/get-subscription";
 import { listSubscriptions, parseListQuery } from "@/lib/subscriptions/list-subscriptions";
@@ -10,10 +11,7 @@ import { subscriptionView } from "@/lib/subscriptions/subscription-view";
 
 /** `at_period_end`: omitted, null or "" mean true; any other non-boolean is a 400 on the field. */
 export function parseAtPeriodEnd(body: Record<string, unknown>): boolean {
-  const value = body.at_period_end;
-  if (value === undefined || value === null || value === "") return true;
-  if (typeof value === "boolean") return value;
-  throw ValidationError.field("at_period_end", "at_period_end must be a boolean");
+  return parseOrThrow(cancelInputSchema, body).at_period_end;
 }
 
 // GET /subscriptions

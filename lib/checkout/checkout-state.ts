@@ -1,4 +1,5 @@
 import type { PaymentStatus } from "@/db/schema";
+import type { checkoutStates } from "./checkout-schemas";
 
 /**
  * What the customer sees, from the payment's status:
@@ -7,7 +8,7 @@ import type { PaymentStatus } from "@/db/schema";
  * - pending_review: held by fraud screening; declined: refused by fraud screening and refunded;
  * - succeeded; expired: the link's 24 hours passed without a payment.
  */
-export type CheckoutState = "open" | "failed" | "processing" | "pending_review" | "succeeded" | "declined" | "expired";
+export type CheckoutState = (typeof checkoutStates)[number];
 
 export function checkoutState(status: PaymentStatus | null, sessionExpired: boolean): CheckoutState {
   switch (status) {

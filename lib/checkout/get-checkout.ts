@@ -5,6 +5,7 @@ import { getBranding, type Branding } from "@/lib/branding/get-branding";
 import { quotePayment } from "@/lib/payments/quote-payment";
 import { sessionExpired } from "@/lib/payments/get-payment";
 import { activeMethods } from "@/lib/sessions/create-session";
+import type { CheckoutStatus } from "./checkout-schemas";
 import { checkoutState, type CheckoutState } from "./checkout-state";
 import type { RecurringPlan } from "./recurring-price";
 import { stripePublishableKey } from "./stripe-publishable-key";
@@ -55,17 +56,8 @@ export type CheckoutPageData = {
   branding: Branding;
 };
 
-/** The live state of a session, for the page's polling endpoint. */
-export type CheckoutStatus = {
-  session_id: string;
-  state: CheckoutState;
-  status: string | null;
-  amount: number;
-  currency: string;
-  payment_method: string | null;
-  /** Why the last attempt failed (`card_declined/insufficient_funds`, ...), when it did. */
-  failure_code: string | null;
-};
+/** The live state of a session, for the page's polling endpoint (schema: ./checkout-schemas.ts). */
+export type { CheckoutStatus };
 
 /** Only http(s) addresses become links (never `javascript:` and the like). */
 export function safeReturnUrl(value: string | null): string | null {

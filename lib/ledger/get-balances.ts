@@ -1,9 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerAccounts } from "@/db/schema";
+import type { BalanceView } from "@/lib/payments/payment-schemas";
 
 /** The business balance and payout balance in cents (zero before any movement). */
-export async function getBalances(db: Db, businessId: string): Promise<{ balance: number; payout_balance: number }> {
+export async function getBalances(db: Db, businessId: string): Promise<BalanceView> {
   const rows = await db
     .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
     .from(ledgerAccounts)

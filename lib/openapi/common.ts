@@ -1,4 +1,4 @@
-import type { OpenAPIRegistry, ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 
 /**
@@ -9,13 +9,11 @@ import { z } from "zod";
 // ---- Error bodies -------------------------------------------------------------------------------
 
 /** 400: each field name mapped to its messages (lib/errors ValidationError). */
-export const FieldErrorsSchema = z
-  .record(z.string(), z.array(z.string()).min(1))
-  .meta({
-    id: "FieldErrors",
-    description: "Validation failure: each field name mapped to a non-empty array of messages.",
-    example: { amount: ["amount must be at least 100"] },
-  });
+export const FieldErrorsSchema = z.record(z.string(), z.array(z.string()).min(1)).meta({
+  id: "FieldErrors",
+  description: "Validation failure: each field name mapped to a non-empty array of messages.",
+  example: { amount: ["amount must be at least 100"] },
+});
 
 /** `{error, message}`: the body of every named refusal without an interface-fixed text. */
 export const ErrorMessageSchema = z
@@ -23,7 +21,10 @@ export const ErrorMessageSchema = z
     error: z.string().meta({ description: "Machine-readable code, e.g. `invalid_json`, `ip_mismatch`." }),
     message: z.string().meta({ description: "Human-readable explanation." }),
   })
-  .meta({ id: "ErrorMessage", example: { error: "invalid_json", message: "Request body must be valid JSON" } });
+  .meta({
+    id: "ErrorMessage",
+    example: { error: "invalid_json", message: "Request body must be valid JSON" },
+  });
 
 /** `{error: "<fixed text>"}`: the interface's bodies that carry one fixed string and nothing else. */
 const fixedError = (id: string, text: string, description: string) =>
@@ -59,7 +60,11 @@ export const PayoutsDisabledSchema = fixedError(
   "Payouts are currently disabled. Please enable them in Settings.",
   "Payouts are disabled for the business.",
 );
-export const InternalErrorSchema = fixedError("InternalError", "Internal server error", "Unexpected failure.");
+export const InternalErrorSchema = fixedError(
+  "InternalError",
+  "Internal server error",
+  "Unexpected failure.",
+);
 
 export const SubscriptionSetupIncompleteSchema = z
   .strictObject({
@@ -68,7 +73,8 @@ export const SubscriptionSetupIncompleteSchema = z
   })
   .meta({
     id: "SubscriptionSetupIncomplete",
-    description: "The business's endpoint at the card-billing provider is missing, disabled, or lacks events.",
+    description:
+      "The business's endpoint at the card-billing provider is missing, disabled, or lacks events.",
   });
 
 export const RateLimitedSchema = z
@@ -76,7 +82,10 @@ export const RateLimitedSchema = z
     error: z.literal("rate_limit_exceeded"),
     message: z.string(),
     type: z.enum(["ip", "api_key"]).meta({ description: "The limited key." }),
-    retry_after: z.int().min(0).meta({ description: "Seconds to wait; also sent as the Retry-After header." }),
+    retry_after: z
+      .int()
+      .min(0)
+      .meta({ description: "Seconds to wait; also sent as the Retry-After header." }),
   })
   .meta({ id: "RateLimited" });
 
@@ -86,7 +95,8 @@ const securitySchemes = {
   secretKey: {
     type: "http",
     scheme: "bearer",
-    description: "Secret API key (`sk_test_…` / `sk_live_…`), server-side only: `Authorization: Bearer sk_…`.",
+    description:
+      "Secret API key (`sk_test_…` / `sk_live_…`), server-side only: `Authorization: Bearer sk_…`.",
   },
   publicKey: {
     type: "http",
@@ -110,7 +120,10 @@ const securitySchemes = {
 } as const;
 
 /** Security requirements to put on an operation (`security: security.secret`). */
-export const security = {
+export const security: Record<
+  "secret" | "secretOrPublic" | "payoutHash" | "none",
+  NonNullable<RouteConfig["security"]>
+> = {
   secret: [{ secretKey: [] }],
   secretOrPublic: [{ secretKey: [] }, { publicKey: [] }],
   payoutHash: [{ payoutHash: [] }, { payoutHashQuery: [] }],
@@ -121,38 +134,86 @@ export const security = {
 // ---- Response helpers -----------------------------------------------------------------------------
 
 /** A JSON response with one schema. */
-export function jsonResponse(description: string, schema: z.ZodType, headers?: ResponseConfig["headers"]): ResponseConfig {
+export function jsonResponse(
+  description: string,
+  schema: z.ZodType,
+  headers?: ResponseConfig["headers"],
+): ResponseConfig {
   return { description, content: { "application/json": { schema } }, ...(headers ? { headers } : {}) };
 }
 
 /** A JSON response whose body is one of several schemas. */
-export function jsonResponseOneOf(description: string, schemas: [z.ZodType, z.ZodType, ...z.ZodType[]]): ResponseConfig {
+export function jsonResponseOneOf(
+  description: string,
+  schemas: [z.ZodType, z.ZodType, ...z.ZodType[]],
+): ResponseConfig {
   return jsonResponse(description, z.union(schemas));
 }
 
 /** The error responses, by status, as respond.ts writes them; routes pick the ones they can answer. */
 export const errorResponses = {
   /** A JSON body that is invalid field by field, or no JSON object at all (or too large). */
-  badRequest: jsonResponseOneOf("Invalid request: a field map, or `{error, message}` for a body that is not a JSON object.", [
-    FieldErrorsSchema,
-    ErrorMessageSchema,
-  ]),
+  badRequest: jsonResponseOneOf(
+    "Invalid request: a field map, or `{error, message}` for a body that is not a JSON object.",
+    [FieldErrorsSchema, ErrorMessageSchema],
+  ),
   /** Query or path parameters only: no body to be malformed. */
-  invalidFields: jsonResponse("Invalid parameters: each field name mapped to its messages.", FieldErrorsSchema),
+  invalidFields: jsonResponse(
+    "Invalid parameters: each field name mapped to its messages.",
+    FieldErrorsSchema,
+  ),
   unauthorized: jsonResponse("Missing or invalid credential, or the wrong key type.", UnauthorizedSchema),
   forbidden: jsonResponse("Not allowed to this caller.", ErrorMessageSchema),
   notFound: jsonResponse("No such resource for this business.", ErrorMessageSchema),
-  conflict: jsonResponse("Conflicts with the current state (or an Idempotency-Key reused with another body).", ErrorMessageSchema),
+  conflict: jsonResponse(
+    "Conflicts with the current state (or an Idempotency-Key reused with another body).",
+    ErrorMessageSchema,
+  ),
   rateLimited: jsonResponse("Too many requests.", RateLimitedSchema, {
     "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
   }),
   internal: jsonResponse("Unexpected failure.", InternalErrorSchema),
-  providerError: jsonResponse("The payment provider refused or failed a call Kassa needed.", ErrorMessageSchema),
-  providerUnavailable: jsonResponse("The payment provider could not be reached; safe to retry.", ErrorMessageSchema),
+  providerError: jsonResponse(
+    "The payment provider refused or failed a call Kassa needed.",
+    ErrorMessageSchema,
+  ),
+  providerUnavailable: jsonResponse(
+    "The payment provider could not be reached; safe to retry.",
+    ErrorMessageSchema,
+  ),
 } satisfies Record<string, ResponseConfig>;
 
 /** Registers what every area refers to: the error bodies and the security schemes. */
 export function registerCommon(registry: OpenAPIRegistry): void {
   for (const [name, scheme] of Object.entries(securitySchemes))
     registry.registerComponent("securitySchemes", name, scheme);
+}
+
+// ---- Shared request parts -------------------------------------------------------------------------
+
+/** The Idempotency-Key request header of the POST endpoints that honour it (decision 0022). */
+export const idempotencyKeyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/)
+    .optional()
+    .meta({
+      description:
+        "Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters.",
+    }),
+});
+
+/** Response headers of an operation that honours Idempotency-Key. */
+export const idempotentReplayHeaders: ResponseConfig["headers"] = {
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+/** A JSON object request body (operations whose body is optional say so with `required: false`). */
+export function jsonBody(schema: z.ZodType, required = true) {
+  return { required, content: { "application/json": { schema } } };
 }

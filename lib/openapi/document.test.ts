@@ -18,7 +18,9 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents no path the router does not serve", () => {
-    const served = new Set(routes.map((route) => `${route.method.toLowerCase()} ${openApiPath(route.pattern)}`));
+    const served = new Set(
+      routes.map((route) => `${route.method.toLowerCase()} ${openApiPath(route.pattern)}`),
+    );
     const extra = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
       ["get", "post", "put", "patch", "delete"]
         .filter((method) => item[method as "get"] && !served.has(`${method} ${path}`))

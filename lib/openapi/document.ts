@@ -10,14 +10,34 @@
  * A 500 is added to every operation here; do not repeat it.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { baseUrl } from "@/lib/env";
 import { errorResponses, registerCommon } from "./common";
+import { registerCheckout } from "./paths/checkout";
+import { registerApiKeys } from "./paths/api-keys";
 import { registerMeta } from "./paths/meta";
+import { registerPayouts } from "./paths/payouts";
+import { registerProviderCallbacks } from "./paths/provider-callbacks";
+import { registerSandboxHelpers } from "./paths/sandbox";
+import { registerWebhookOperations } from "./paths/webhook-operations";
+import { registerPayments } from "./paths/payments";
+import { registerSessions } from "./paths/sessions";
+import { registerSubscriptions } from "./paths/subscriptions";
 
 export type RegisterArea = (registry: OpenAPIRegistry) => void;
+export type OpenAPIObject = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
-const areas: RegisterArea[] = [registerMeta];
+const areas: RegisterArea[] = [
+  registerSessions,
+  registerPayments,
+  registerSubscriptions,
+  registerCheckout,
+  registerPayouts,
+  registerWebhookOperations,
+  registerApiKeys,
+  registerSandboxHelpers,
+  registerProviderCallbacks,
+  registerMeta,
+];
 
 export function buildOpenApiDocument(): OpenAPIObject {
   const registry = new OpenAPIRegistry();

@@ -4,29 +4,10 @@ import { payments, sessions, type Business, type Payment, type Session } from "@
 import { businessNow } from "@/lib/clock";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { isoMicros, parseDbTime } from "@/lib/time";
+import type { PaymentView } from "./payment-schemas";
 
-/** The interface's Payment object. */
-export type PaymentView = {
-  session_id: string;
-  status: Payment["status"] | null;
-  amount: number;
-  fees: number | null;
-  net_amount: number | null;
-  currency: string;
-  order_id: string;
-  customer: string;
-  description: string;
-  items: Session["items"];
-  metadata: Session["metadata"];
-  payment_method: string | null;
-  provider: string | null;
-  created_at: string;
-  customer_details: Payment["customerDetails"];
-  payment_details: Payment["paymentDetails"];
-  ip: string | null;
-  country: string | null;
-  user_agent: string | null;
-};
+/** The interface's Payment object (its schema: lib/payments/payment-schemas.ts). */
+export type { PaymentView };
 
 /** An unpaid session past its lifetime reads as expired even before the expiry job has run. */
 export function sessionExpired(

@@ -27,6 +27,7 @@ import type { RefundOutcome, RefundRequest } from "@/lib/providers/types";
 import { cancelRefundedSubscription } from "@/lib/subscriptions/cancel-refunded-subscription";
 import { billingFor } from "@/lib/subscriptions/set-up-subscription";
 import { isoMicros } from "@/lib/time";
+import type { RefundList, RefundView } from "./payment-schemas";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { lockSession, sessionIdPattern } from "./payment-records";
 
@@ -323,28 +324,8 @@ export const refundPaymentJob: JobHandler = async (db, job) => {
   }
 };
 
-/** The API's Refund object (decision 0015). */
-export type RefundView = {
-  id: string;
-  session_id: string;
-  /** Cents given back to the customer by this refund. */
-  amount: number;
-  currency: string;
-  /** `pending` (sent, or waiting for the provider: retried), `succeeded`, or `failed` (refused; nothing moved). */
-  status: Refund["status"];
-  /** Why: `requested_by_merchant` (this API, the dashboard), `review_declined`, `fraud_declined`, `provider_initiated`, `duplicate`. */
-  reason: Refund["reason"];
-  /** The merchant's free-text reason given with the refund (`reason` in the request body); null when none. */
-  note: string | null;
-  /** Cents taken from the business balance for it: its share of the payment's net amount. */
-  balance_debit: number;
-  /** The payment's cents refunded so far by all its refunds, pending ones included, failed ones not. */
-  amount_refunded: number;
-  /** The provider's reason when `failed`; null otherwise. */
-  failure_message: string | null;
-  created_at: string;
-  completed_at: string | null;
-};
+/** The API's Refund object (decision 0015; its schema: lib/payments/payment-schemas.ts). */
+export type { RefundView };
 
 export function refundView(
   refund: Refund,
@@ -555,7 +536,7 @@ export async function listRefunds(
   businessId: string,
   sessionId: string,
   page: { limit: number; starting_after?: string } = { limit: 100 },
-): Promise<{ data: RefundView[]; has_more: boolean }> {
+): Promise<RefundList> {
   if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
   const [session] = await db
     .select({ currency: sessions.currency, refunded: payments.refundedAmount })

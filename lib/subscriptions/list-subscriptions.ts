@@ -3,9 +3,10 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { subscriptions } from "@/db/schema";
 import { isSafeText, listLimitParam, parseOrThrow, safeText } from "@/lib/http/validation";
-import { subscriptionView, type SubscriptionView } from "./subscription-view";
+import type { SubscriptionList } from "./subscription-schema";
+import { subscriptionView } from "./subscription-view";
 
-const listQuerySchema = z.object({
+export const listQuerySchema = z.object({
   status: z
     .enum(["active", "past_due", "canceled", "canceling"], {
       error: "status must be one of active, past_due, canceled, canceling",
@@ -44,7 +45,7 @@ export async function listSubscriptions(
   db: Db,
   businessId: string,
   query: ListQuery,
-): Promise<{ data: SubscriptionView[]; has_more: boolean }> {
+): Promise<SubscriptionList> {
   const limit = query.limit ?? 10;
   const where: SQL[] = [eq(subscriptions.businessId, businessId)];
   if (query.status === "canceling")

@@ -2,36 +2,10 @@ import type { Subscription } from "@/db/schema";
 import { isoMicros } from "@/lib/time";
 import { intervalLabel } from "./interval";
 import { managementUrl } from "./management-token";
+import type { SubscriptionView } from "./subscription-schema";
 
-/** The interface's Subscription object. */
-export type SubscriptionView = {
-  id: string;
-  status: Subscription["status"];
-  amount: number;
-  unit_amount: number;
-  currency: string;
-  interval: Subscription["interval"];
-  interval_count: number;
-  interval_label: string;
-  customer: string | null;
-  customer_email: string | null;
-  order_id: string;
-  items: Subscription["items"];
-  metadata: Subscription["metadata"];
-  payment_method: string;
-  provider: string;
-  provider_subscription_id: string | null;
-  cycles_count: number;
-  current_period_end: string | null;
-  cancel_at_period_end: boolean;
-  canceled_at: string | null;
-  canceled_by: Subscription["canceledBy"];
-  cancel_requested_by: Subscription["cancelRequestedBy"];
-  cancellation_reason: string | null;
-  initial_session_id: string;
-  management_url: string | null;
-  created_at: string;
-};
+/** The interface's Subscription object (its schema: ./subscription-schema.ts). */
+export type { SubscriptionView };
 
 const time = (value: string | null) => (value === null ? null : isoMicros(value));
 

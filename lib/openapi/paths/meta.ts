@@ -9,7 +9,8 @@ export function registerMeta(registry: OpenAPIRegistry): void {
     path: "/openapi.json",
     tags: ["Meta"],
     summary: "This OpenAPI document",
-    description: "The OpenAPI 3.1 description of this API, generated from the server's own schemas. Public, no key.",
+    description:
+      "The OpenAPI 3.1 description of this API, generated from the server's own schemas. Public, no key.",
     security: security.none,
     responses: {
       200: jsonResponse(
