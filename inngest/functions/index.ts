@@ -1,12 +1,13 @@
 import { pruneExpiredRows } from "./housekeeping/prune-expired-rows";
 import { redispatchDueJobs } from "./jobs/redispatch-due-jobs";
+import { reconcilePayments } from "./payments/reconcile-payments";
 import { refundPayment } from "./payments/refund-payment";
 import { processProviderEvent } from "./provider-events/process-provider-event";
 import { expireSession } from "./sessions/expire-session";
 import { setUpSubscription } from "./subscriptions/set-up-subscription";
 import { deliverWebhook } from "./webhooks/deliver-webhook";
 
-/** Every function served at /api/inngest: one per job kind, plus the crons (due work, housekeeping). */
+/** Every function served at /api/inngest: one per job kind, plus the crons (due work, housekeeping, reconciliation). */
 export const functions = [
   deliverWebhook,
   expireSession,
@@ -15,4 +16,5 @@ export const functions = [
   refundPayment,
   redispatchDueJobs,
   pruneExpiredRows,
+  reconcilePayments,
 ];

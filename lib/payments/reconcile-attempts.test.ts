@@ -1,13 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { InngestTestEngine } from "@inngest/test";
+import { describe, expect, it } from "vitest";
+import { reconcilePayments } from "@/inngest/functions/payments/reconcile-payments";
+import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { ledgerTransactions, paymentAttempts, webhookEvents } from "@/db/schema";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
-import { SandboxRedirectAdapter } from "@/lib/providers/sandbox/sandbox-adapter";
 import { simulatePayerAction } from "@/lib/providers/sandbox/simulator";
-import { StripeAdapter } from "@/lib/providers/stripe/stripe-adapter";
-import type { ChargeOutcome } from "@/lib/providers/types";
 import { testDb } from "@/test/helpers";
-import { paySession, type PayContext } from "./pay-session";
 import { findAttemptsToReconcile, reconcileOpenAttempts } from "./reconcile-attempts";
 import { chargeSettlement, refreshAttempt } from "./refresh-payment";
 import { settleAttempt } from "./settle-attempt";
@@ -19,50 +18,10 @@ import {
   paymentsBusiness,
   withSandboxProviders,
 } from "./testing/payment-fixtures";
+import { crashAfterCharge, crashAfterRedirectStart, processDies } from "./testing/crashed-payment";
 
 withSandboxProviders();
 verifyLedgerAfterEach();
-afterEach(() => vi.restoreAllMocks());
-
-const checkout: PayContext = { ip: "203.0.113.10", userAgent: "Mozilla/5.0 (crash)", via: "checkout" };
-const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
-const never = new Promise<never>(() => {});
-/** No instance has this id: the process that opened the attempt is gone. */
-const deadInstance = "dead-host:1:00000000";
-
-/**
- * A process that dies right after its provider call (or before it): the call is made for real,
- * then the payment code never gets further, as if the process had been killed there. The paying
- * promise is left hanging, exactly like the request of a killed process.
- */
-async function crashAfterCharge(
-  sessionId: string,
-  number: string,
-  options: { reachProvider?: boolean } = {},
-): Promise<{ attemptId: string; outcome: ChargeOutcome | null }> {
-  let reached!: (outcome: ChargeOutcome | null) => void;
-  const charged = new Promise<ChargeOutcome | null>((resolve) => (reached = resolve));
-  const original = StripeAdapter.prototype.charge;
-  vi.spyOn(StripeAdapter.prototype, "charge").mockImplementation(async function (this: StripeAdapter, request) {
-    reached(options.reachProvider === false ? null : await original.call(this, request));
-    return never;
-  });
-  void paySession(testDb(), sessionId, { paymentMethodId: "stripe_credit", card: card(number) }, checkout);
-  const outcome = await charged;
-  vi.restoreAllMocks();
-  return { attemptId: await processDies(sessionId), outcome };
-}
-
-/** Points the session's open attempt at a process that no longer exists; answers its id. */
-async function processDies(sessionId: string): Promise<string> {
-  const [attempt] = (await attemptsOf(sessionId)).filter((a) => a.status === "started");
-  expect(attempt, "an attempt left open").toBeDefined();
-  await testDb()
-    .update(paymentAttempts)
-    .set({ instanceId: deadInstance })
-    .where(eq(paymentAttempts.id, attempt!.id));
-  return attempt!.id;
-}
 
 async function succeededEvents(sessionId: string) {
   return testDb()
@@ -111,7 +70,10 @@ describe("reconciling attempts a crash left open", () => {
     expect(outcome?.status).toBe("failed");
 
     expect(await reconcileOpenAttempts(testDb())).toMatchObject({ charged: 0, failed: 1, errors: 0 });
-    expect(await paymentRow(session_id)).toMatchObject({ status: "failed", failureCode: "card_declined/generic_decline" });
+    expect(await paymentRow(session_id)).toMatchObject({
+      status: "failed",
+      failureCode: "card_declined/generic_decline",
+    });
     expect(await balanceOf(biz)).toBe(0);
     expect(await succeededEvents(session_id)).toHaveLength(0);
   });
@@ -143,19 +105,7 @@ describe("reconciling attempts a crash left open", () => {
   it("leaves a redirect payment the payer has not paid yet waiting (pending, never failed), then records the payer's payment", async () => {
     const biz = await paymentsBusiness();
     const { session_id } = await newSession(biz);
-    let started!: (id: string) => void;
-    const providerPayment = new Promise<string>((resolve) => (started = resolve));
-    const original = SandboxRedirectAdapter.prototype.startPayment;
-    vi.spyOn(SandboxRedirectAdapter.prototype, "startPayment").mockImplementation(async function (
-      this: SandboxRedirectAdapter,
-      request,
-    ) {
-      started((await original.call(this, request)).providerPaymentId);
-      return never;
-    });
-    void paySession(testDb(), session_id, { paymentMethodId: "sandbox_bitcoin" }, checkout);
-    const providerPaymentId = await providerPayment;
-    vi.restoreAllMocks();
+    const providerPaymentId = await crashAfterRedirectStart(session_id);
     const attemptId = await processDies(session_id);
 
     expect(await reconcileOpenAttempts(testDb())).toMatchObject({ checked: 1, open: 1, failed: 0 });
@@ -173,24 +123,16 @@ describe("reconciling attempts a crash left open", () => {
   it("leaves an attempt to its living process until the grace period is over", async () => {
     const biz = await paymentsBusiness();
     const { session_id } = await newSession(biz);
-    const original = StripeAdapter.prototype.charge;
-    let reached!: () => void;
-    const charged = new Promise<void>((resolve) => (reached = resolve));
-    vi.spyOn(StripeAdapter.prototype, "charge").mockImplementation(async function (this: StripeAdapter, request) {
-      await original.call(this, request);
-      reached();
-      return never;
-    });
-    void paySession(testDb(), session_id, { paymentMethodId: "stripe_credit", card: card("4242424242424242") }, checkout);
-    await charged;
-    vi.restoreAllMocks();
+    await crashAfterCharge(session_id, "4242424242424242", { processDies: false });
     const [open] = await attemptsOf(session_id);
 
     // This process is alive (its heartbeat is fresh): not reconciled before the grace period.
     const mine = (await findAttemptsToReconcile(testDb(), { graceMs: 600_000 })).map((a) => a.id);
     expect(mine).not.toContain(open!.id);
     // A silent instance is gone once its heartbeat is older than the timeout.
-    expect((await findAttemptsToReconcile(testDb(), { instanceTimeoutMs: 0 })).map((a) => a.id)).toContain(open!.id);
+    expect((await findAttemptsToReconcile(testDb(), { instanceTimeoutMs: 0 })).map((a) => a.id)).toContain(
+      open!.id,
+    );
     // Past the grace period, it is reconciled whatever its process.
     await testDb()
       .update(paymentAttempts)
@@ -213,6 +155,30 @@ describe("reconciling attempts a crash left open", () => {
       expect(payment.status).toBe("succeeded");
       expect(await credits(payment.id)).toHaveLength(1);
       expect(await succeededEvents(session_id)).toHaveLength(1);
+    }
+    expect(await balanceOf(biz)).toBe(3 * 2397);
+  });
+
+  it("runs under both executors: the embedded worker's tick and the Inngest cron", async () => {
+    const biz = await paymentsBusiness();
+    const byCron = await Promise.all([newSession(biz), newSession(biz)]);
+    for (const { session_id } of byCron) await crashAfterCharge(session_id, "4242424242424242");
+
+    const { result } = await new InngestTestEngine({ function: reconcilePayments }).execute({
+      events: [{ name: "inngest/scheduled.timer", data: { cron: "* * * * *" } }],
+    });
+    expect(result).toMatchObject({ checked: 2, charged: 2, errors: 0 });
+    for (const { session_id } of byCron) expect((await paymentRow(session_id))?.status).toBe("succeeded");
+
+    const byWorker = await newSession(biz);
+    await crashAfterCharge(byWorker.session_id, "4242424242424242");
+    const worker = startEmbeddedWorker(testDb(), { force: true, reconcileIntervalMs: 50 });
+    try {
+      await expect
+        .poll(async () => (await paymentRow(byWorker.session_id))?.status, { timeout: 5000 })
+        .toBe("succeeded");
+    } finally {
+      await worker.stop();
     }
     expect(await balanceOf(biz)).toBe(3 * 2397);
   });

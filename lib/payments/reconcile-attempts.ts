@@ -55,7 +55,10 @@ const interrupted: Settlement = {
  * deleted at its stop), or open longer than the grace period whatever their process (one that
  * hangs, or attempts written before processes were tracked).
  */
-export async function findAttemptsToReconcile(db: Db, options: ReconcileOptions = {}): Promise<PaymentAttempt[]> {
+export async function findAttemptsToReconcile(
+  db: Db,
+  options: ReconcileOptions = {},
+): Promise<PaymentAttempt[]> {
   const e = env();
   const graceMs = options.graceMs ?? e.RECONCILE_GRACE_SECONDS * 1000;
   const timeoutMs = options.instanceTimeoutMs ?? e.INSTANCE_TIMEOUT_SECONDS * 1000;
@@ -127,7 +130,10 @@ export async function reconcileAttempt(
 }
 
 /** One pass: every attempt left open past the rules, oldest first; one attempt's error does not stop the others. */
-export async function reconcileOpenAttempts(db: Db, options: ReconcileOptions = {}): Promise<ReconcileResult> {
+export async function reconcileOpenAttempts(
+  db: Db,
+  options: ReconcileOptions = {},
+): Promise<ReconcileResult> {
   const result: ReconcileResult = { checked: 0, charged: 0, failed: 0, open: 0, errors: 0 };
   for (const attempt of await findAttemptsToReconcile(db, options)) {
     result.checked += 1;

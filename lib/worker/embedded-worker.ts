@@ -4,11 +4,13 @@ import type { Db } from "@/db/client";
 import type { JobKind } from "@/db/schema";
 import { env, inngestEnabled } from "@/lib/env";
 import { runHousekeeping } from "@/lib/housekeeping/run-housekeeping";
+import { ensureInstanceHeartbeat } from "@/lib/instances/instance-heartbeat";
 import { claimJobs, extendLeases, releaseJobs, type ClaimedJob } from "@/lib/jobs/claim-jobs";
 import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/job-context";
 import { registerLocalExecutor } from "@/lib/jobs/local-executors";
 import { executeClaimedJob } from "@/lib/jobs/run-job";
 import { log } from "@/lib/log";
+import { reconcileOpenAttempts } from "@/lib/payments/reconcile-attempts";
 
 export type EmbeddedWorkerOptions = {
   /** Jobs run at once (JOBS_CONCURRENCY, 8). */
@@ -22,6 +24,8 @@ export type EmbeddedWorkerOptions = {
   workerId?: string;
   /** How often rows past their retention are pruned (HOUSEKEEPING_INTERVAL_MINUTES, 60 min). */
   housekeepingIntervalMs?: number;
+  /** How often payment attempts dead processes left open are reconciled (RECONCILE_INTERVAL_SECONDS, 30 s). */
+  reconcileIntervalMs?: number;
   /** Handler settings: compressed webhook schedule, DNS, ... (tests). */
   context?: JobContextOverrides;
   kinds?: JobKind[];
@@ -149,6 +153,24 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
   );
   prune();
   housekeeping.unref();
+  // This process is alive (instances), and payment attempts dead ones left open are settled from
+  // their providers on a tick (any instance may, at once: settling is idempotent; decision 0023).
+  ensureInstanceHeartbeat(db).catch((error: unknown) =>
+    log.warn("instance registration failed", { workerId: id, error }),
+  );
+  let reconciling: Promise<void> | null = null;
+  const reconcile = setInterval(
+    () => {
+      reconciling ??= reconcileOpenAttempts(db)
+        .then((result) => {
+          if (result.checked) log.info("reconciliation done", { workerId: id, ...result });
+        })
+        .catch((error: unknown) => log.warn("reconciliation failed", { workerId: id, error }))
+        .finally(() => (reconciling = null));
+    },
+    options.reconcileIntervalMs ?? e.RECONCILE_INTERVAL_SECONDS * 1000,
+  );
+  reconcile.unref();
 
   const unregister = registerLocalExecutor({ wake, context });
   let stopped: Promise<void> | null = null;
@@ -181,7 +203,9 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
         }
         clearInterval(heartbeat);
         clearInterval(housekeeping);
+        clearInterval(reconcile);
         await pruning;
+        await reconciling;
         log.info("embedded worker stopped", { workerId: id });
       })()),
   };
