@@ -1,9 +1,10 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // The Stripe emulator ships TypeScript source. PGlite and postgres.js are loaded at run time from node_modules, never bundled.
+  // The Stripe emulator ships TypeScript source. PGlite and postgres.js are loaded at run time from node_modules, never bundled;
+  // so is esbuild (a native binary), which builds the browser SDK at its first request (decision 0023).
   transpilePackages: ["@kassa/stripe-emulator"],
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "drizzle-orm", "rate-limiter-flexible", "geoip-country"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "drizzle-orm", "rate-limiter-flexible", "geoip-country", "esbuild"],
   poweredByHeader: false,
   typedRoutes: false,
 };

@@ -70,7 +70,8 @@ async function liveCheckout(pathname: string): Promise<boolean> {
 export const config = {
   matcher: [
     {
-      source: "/((?!api|_next/static|_next/image|favicon.ico|methods/|brand/).*)",
+      // Not the browser SDK (/sdk/): a script for merchants' pages, with headers of its own (lib/sdk/serve-sdk.ts).
+      source: "/((?!api|_next/static|_next/image|favicon.ico|methods/|brand/|sdk/).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },
