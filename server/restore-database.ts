@@ -28,7 +28,7 @@ function sameKey(a: string, b: string): boolean {
  * Fills DATA_DIR's embedded database from a `kassa backup` file. The caller holds DATA_DIR's lock
  * and has made sure no server runs on it. Only into a fresh or emptied DATA_DIR: an existing
  * database is never overwritten. The backup holds the secrets sealed, not the key that opens them
- * (docs/deploy.md, "Backups"): the key must be ENCRYPTION_KEY, DATA_DIR/encryption.key, or `keyFile` (copied
+ * (decision 0024): the key must be ENCRYPTION_KEY, DATA_DIR/encryption.key, or `keyFile` (copied
  * there); the restore checks that it opens the backup's secrets. On any failure DATA_DIR is left
  * as it was found.
  */
