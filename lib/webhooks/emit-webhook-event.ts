@@ -5,7 +5,6 @@ import {
   type CustomerDetails,
   type Payment,
   type Session,
-  type SessionItem,
   type WebhookEvent,
   type WebhookEventType,
 } from "@/db/schema";
@@ -14,34 +13,10 @@ import { businessNowSql } from "@/lib/clock";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { isoMicros } from "@/lib/time";
 import { webhookDeliveryOptions } from "./delivery-options";
+import type { WebhookCustomer, WebhookPayload } from "./webhook-payload-schema";
 
-/** The interface's webhook payload (Events, Payload fields), in its order. */
-export type WebhookPayload = {
-  amount: number;
-  currency: string;
-  fees?: number;
-  metadata: Record<string, unknown> & { integration_session_id: string };
-  type: WebhookEventType;
-  provider: string;
-  order_id: string;
-  items: SessionItem[];
-  payment_method?: string;
-  customer?: CustomerDetails;
-  amount_remaining?: number;
-  subscription?: {
-    id: string;
-    cycle: number;
-    current_period_end: string | null;
-    management_url: string | null;
-  };
-  failure_reason?: string;
-  /**
-   * Only on `refunded` (Kassa's addition, decision 0015): this refund's id and cents, and the
-   * cents refunded so far in all (this refund included). Partial refunds of one payment share
-   * `order_id` and `type`, so receivers tell them apart by `refund.id`.
-   */
-  refund?: { id: string; amount: number; amount_refunded: number };
-};
+/** The interface's webhook payload, in its order (schema: ./webhook-payload-schema.ts). */
+export type { WebhookPayload };
 
 export type WebhookSubscriptionInfo = {
   id: string;
@@ -82,7 +57,7 @@ function timestamp(value: Date | string | null): string | null {
 }
 
 /** Billing details with empty fields left out ("all optional"); undefined when nothing is left. */
-function billingDetails(details: CustomerDetails | null | undefined): CustomerDetails | undefined {
+function billingDetails(details: CustomerDetails | null | undefined): WebhookCustomer | undefined {
   if (!details) return undefined;
   const out: Record<string, unknown> = {};
   for (const key of ["name", "email", "phone"] as const) if (details[key]) out[key] = details[key];
@@ -91,7 +66,7 @@ function billingDetails(details: CustomerDetails | null | undefined): CustomerDe
     for (const [key, value] of Object.entries(details.address)) if (value) address[key] = value;
     if (Object.keys(address).length) out.address = address;
   }
-  return Object.keys(out).length ? (out as CustomerDetails) : undefined;
+  return Object.keys(out).length ? (out as WebhookCustomer) : undefined;
 }
 
 /**
