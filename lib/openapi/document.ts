@@ -22,6 +22,7 @@ import { registerWebhookOperations } from "./paths/webhook-operations";
 import { registerPayments } from "./paths/payments";
 import { registerSessions } from "./paths/sessions";
 import { registerSubscriptions } from "./paths/subscriptions";
+import { registerWebhookEvents } from "./paths/webhook-events";
 
 export type RegisterArea = (registry: OpenAPIRegistry) => void;
 export type OpenAPIObject = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -36,6 +37,7 @@ const areas: RegisterArea[] = [
   registerApiKeys,
   registerSandboxHelpers,
   registerProviderCallbacks,
+  registerWebhookEvents,
   registerMeta,
 ];
 
