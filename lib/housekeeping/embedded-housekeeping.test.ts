@@ -46,10 +46,10 @@ afterEach(async () => {
 describe("embedded worker housekeeping", () => {
   it("prunes on its tick, not only at start", async () => {
     worker = startEmbeddedWorker(testDb(), { force: true, housekeepingIntervalMs: 50 });
-    // Rows made stale after the start-up run: only a later tick can remove them.
-    await new Promise((r) => setTimeout(r, 100));
+    // Rows made stale after the start-up run has finished: only a later tick can remove them (a
+    // tick may already have, so their count is not checked here).
+    await new Promise((r) => setTimeout(r, 300));
     const businessId = await staleRows();
-    expect(await staleLeft(businessId)).toBe(2);
     const deadline = Date.now() + 10_000;
     while ((await staleLeft(businessId)) > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 25));
