@@ -64,7 +64,7 @@ const envSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
   /**
-   * Reconciliation (docs/payments.md, decision 0023): every process renews its `instances` row every
+   * Reconciliation (docs/payments.md, decision 0025): every process renews its `instances` row every
    * INSTANCE_HEARTBEAT_SECONDS; one silent for INSTANCE_TIMEOUT_SECONDS is gone, and the payment
    * attempts it left open are settled from the provider at the next pass (every
    * RECONCILE_INTERVAL_SECONDS: the embedded worker's tick, or the Inngest cron). An attempt open

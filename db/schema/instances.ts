@@ -2,7 +2,7 @@ import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tsCol } from "./columns";
 
 /**
- * The Kassa processes alive on this database (decision 0023): each writes its row when it first
+ * The Kassa processes alive on this database (decision 0025): each writes its row when it first
  * opens a payment attempt or starts its worker, and renews `heartbeat_at` every
  * INSTANCE_HEARTBEAT_SECONDS. A row whose heartbeat is older than INSTANCE_TIMEOUT_SECONDS (or
  * that is gone: a graceful stop deletes it) belongs to a dead process; what it left open

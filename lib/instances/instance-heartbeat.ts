@@ -6,7 +6,7 @@ import { instances } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 
-// This process's identity in the `instances` table (decision 0023). It lives on globalThis: Next's
+// This process's identity in the `instances` table (decision 0025). It lives on globalThis: Next's
 // bundles and the server's own modules are separate module instances of one process.
 const key = Symbol.for("kassa.instance");
 type Beat = { timer: NodeJS.Timeout; ready: Promise<void> };

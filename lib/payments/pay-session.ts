@@ -302,7 +302,7 @@ async function prepare(tx: Db, sessionId: string, input: ParsedInput, ctx: PayCo
       country,
       userAgent,
       customerDetails: billing,
-      // While this process lives, the reconciler leaves the attempt to it (decision 0023).
+      // While this process lives, the reconciler leaves the attempt to it (decision 0025).
       instanceId: instanceId(),
     })
     .returning();

@@ -8,7 +8,7 @@ import { chargeSettlement, redirectSettlement } from "./refresh-payment";
 import { settleAttempt, type Settlement } from "./settle-attempt";
 
 /**
- * Reconciliation (decision 0023): a payment attempt is written `started` before its provider is
+ * Reconciliation (decision 0025): a payment attempt is written `started` before its provider is
  * called, and settled when the provider answers. A process that dies in between leaves it
  * `started` (its payment `processing`) for good, though the customer may have been charged. This
  * finds such attempts and asks their provider what happened, then settles them through

@@ -154,7 +154,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
   prune();
   housekeeping.unref();
   // This process is alive (instances), and payment attempts dead ones left open are settled from
-  // their providers on a tick (any instance may, at once: settling is idempotent; decision 0023).
+  // their providers on a tick (any instance may, at once: settling is idempotent; decision 0025).
   ensureInstanceHeartbeat(db).catch((error: unknown) =>
     log.warn("instance registration failed", { workerId: id, error }),
   );
