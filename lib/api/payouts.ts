@@ -1,6 +1,7 @@
+import type { z } from "zod";
 import type { Db } from "@/db/client";
 import type { PayoutUser } from "@/db/schema";
-import { PayoutsDisabledError, ValidationError } from "@/lib/errors";
+import { PayoutsDisabledError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler, type Params } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
@@ -11,11 +12,16 @@ import { createPayout } from "@/lib/payouts/create-payout";
 import { findPayoutUser } from "@/lib/payouts/find-payout-user";
 import { listPayoutHistory } from "@/lib/payouts/list-payout-history";
 import { listPayoutUsers } from "@/lib/payouts/list-payout-users";
-import { getWithdrawal, listWithdrawals, parseWithdrawalStatus } from "@/lib/payouts/list-withdrawals";
+import { getWithdrawal, listWithdrawals } from "@/lib/payouts/list-withdrawals";
 import {
+  cancelWithdrawalActionSchema,
   createPayoutSchema,
+  merchantWithdrawalListQuerySchema,
   pageSchema,
+  payoutActionSchema,
+  payoutUserListQuerySchema,
   settleSchema,
+  withdrawalListQuerySchema,
   withdrawalSchema,
   type SettleInput,
 } from "@/lib/payouts/payout-input";
@@ -28,12 +34,20 @@ import {
 } from "@/lib/payouts/set-payout-user-status";
 import { cancelWithdrawal, completeWithdrawal, rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
 
-/** Paging from the query string (`limit`, `starting_after`) or a body; empty means absent. */
-function pageFrom(source: URLSearchParams | Record<string, unknown>) {
-  const get = (name: string) => {
-    const value = source instanceof URLSearchParams ? source.get(name) : source[name];
-    return value === null || value === "" ? undefined : value;
-  };
+/** The query string read with one of payout-input's query schemas; an empty parameter means absent. */
+function queryFrom<S extends z.ZodObject>(schema: S, request: Request): z.infer<S> {
+  const query = new URL(request.url).searchParams;
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = query.get(name);
+    if (value) raw[name] = value;
+  }
+  return parseOrThrow(schema, raw);
+}
+
+/** Paging from a body (`limit`, `starting_after`); null or empty means absent. */
+function pageFromBody(body: Record<string, unknown>) {
+  const get = (name: string) => (body[name] === null || body[name] === "" ? undefined : body[name]);
   return parseOrThrow(pageSchema, { limit: get("limit"), starting_after: get("starting_after") });
 }
 
@@ -65,11 +79,8 @@ export const postPayoutCreate = apiHandler({
 export const getPayoutUsers = apiHandler({
   auth: "secret",
   handle: async ({ request, db, caller }) => {
-    const query = new URL(request.url).searchParams;
-    const status = query.get("status") || undefined;
-    if (status !== undefined && status !== "active" && status !== "inactive")
-      throw ValidationError.field("status", "status must be active or inactive");
-    return json(200, await listPayoutUsers(db, { businessId: caller.business.id, status }, pageFrom(query)));
+    const { status, ...page } = queryFrom(payoutUserListQuerySchema, request);
+    return json(200, await listPayoutUsers(db, { businessId: caller.business.id, status }, page));
   },
 });
 
@@ -84,7 +95,7 @@ export const getPayoutUser = apiHandler({
 export const getPayoutUserHistory = apiHandler({
   auth: "secret",
   handle: async ({ request, params, db, caller }) => {
-    const page = pageFrom(new URL(request.url).searchParams);
+    const page = queryFrom(pageSchema, request);
     const user = await findPayoutUser(db, caller.business.id, params.user ?? "");
     return json(200, await listPayoutHistory(db, user.id, page));
   },
@@ -138,10 +149,7 @@ export const postPayoutUserRotateHash = apiHandler({
 export const getPayoutWithdrawals = apiHandler({
   auth: "secret",
   handle: async ({ request, db, caller }) => {
-    const query = new URL(request.url).searchParams;
-    const page = pageFrom(query);
-    const status = parseWithdrawalStatus(query.get("status"));
-    const userRef = query.get("payout_user");
+    const { status, payout_user: userRef, ...page } = queryFrom(merchantWithdrawalListQuerySchema, request);
     const payoutUserId = userRef ? (await findPayoutUser(db, caller.business.id, userRef)).id : undefined;
     return json(
       200,
@@ -236,7 +244,7 @@ function payoutUserHandler(handle: (ctx: PayoutUserContext) => Promise<Response>
 }
 
 const userPage = (ctx: PayoutUserContext) =>
-  ctx.request.method === "GET" ? pageFrom(new URL(ctx.request.url).searchParams) : pageFrom(ctx.body);
+  ctx.request.method === "GET" ? queryFrom(pageSchema, ctx.request) : pageFromBody(ctx.body);
 
 const viewBalance = async (ctx: PayoutUserContext) => json(200, await payoutUserView(ctx.db, ctx.user));
 
@@ -265,26 +273,14 @@ const cancel = async (ctx: PayoutUserContext, withdrawalId: string) => {
 // GET /payout/operations: the payout user's balance and profile
 export const getPayoutOperations = payoutUserHandler(viewBalance);
 
-const actions = ["balance", "history", "withdraw", "cancel_withdrawal"] as const;
-
 // POST /payout/operations: every operation on one path, chosen by `action` (for clients that can
 // only POST here with the hash in the body; the resource paths below are preferred)
 export const postPayoutOperations = payoutUserHandler(async (ctx) => {
-  const action = ctx.body.action;
+  const { action } = parseOrThrow(payoutActionSchema, ctx.body);
   if (action === "balance") return viewBalance(ctx);
   if (action === "history") return viewHistory(ctx);
   if (action === "withdraw") return withdraw(ctx);
-  if (action === "cancel_withdrawal") {
-    if (typeof ctx.body.withdrawal_id !== "string" || !ctx.body.withdrawal_id)
-      throw ValidationError.field("withdrawal_id", "withdrawal_id is required");
-    return cancel(ctx, ctx.body.withdrawal_id);
-  }
-  throw ValidationError.field(
-    "action",
-    action === undefined || action === null
-      ? `action is required: one of ${actions.join(", ")}`
-      : `action must be one of ${actions.join(", ")}`,
-  );
+  return cancel(ctx, parseOrThrow(cancelWithdrawalActionSchema, ctx.body).withdrawal_id);
 });
 
 // GET /payout/operations/history
@@ -292,13 +288,9 @@ export const getPayoutOperationsHistory = payoutUserHandler(viewHistory);
 
 // GET /payout/operations/withdrawals
 export const getPayoutOperationsWithdrawals = payoutUserHandler(async (ctx) => {
-  const query = new URL(ctx.request.url).searchParams;
-  const filter = {
-    businessId: ctx.user.businessId,
-    payoutUserId: ctx.user.id,
-    status: parseWithdrawalStatus(query.get("status")),
-  };
-  return json(200, await listWithdrawals(ctx.db, filter, pageFrom(query)));
+  const { status, ...page } = queryFrom(withdrawalListQuerySchema, ctx.request);
+  const filter = { businessId: ctx.user.businessId, payoutUserId: ctx.user.id, status };
+  return json(200, await listWithdrawals(ctx.db, filter, page));
 });
 
 // POST /payout/operations/withdrawals

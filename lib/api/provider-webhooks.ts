@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { z } from "zod";
 import { sessions } from "@/db/schema";
 import { checkoutUrl } from "@/lib/env";
 import { BadRequestError } from "@/lib/errors";
@@ -11,6 +12,18 @@ import { refreshPayment } from "@/lib/payments/refresh-payment";
 import { sandboxSignatureHeader } from "@/lib/providers/sandbox/sandbox-signature";
 
 const maxEventBytes = 512 * 1024;
+
+/** What Kassa answers a provider for an event it took (the provider only looks at the 200). */
+export const ProviderEventReceivedSchema = z
+  .strictObject({
+    received: z.literal(true),
+    status: z.enum(["accepted", "duplicate", "ignored"]).meta({
+      description:
+        "`accepted`: stored and processed in the background; `duplicate`: already received; `ignored`: not about anything Kassa created.",
+    }),
+  })
+  .meta({ id: "ProviderEventReceived" });
+type ProviderEventReceived = z.infer<typeof ProviderEventReceivedSchema>;
 
 async function rawBody(request: Request): Promise<string> {
   const text = await request.text();
@@ -28,7 +41,7 @@ export const postStripeWebhook = apiHandler({
       await rawBody(request),
       request.headers.get("stripe-signature"),
     );
-    return json(200, { received: true, status: received.status });
+    return json(200, { received: true, status: received.status } satisfies ProviderEventReceived);
   },
 });
 
@@ -41,7 +54,7 @@ export const postSandboxWebhook = apiHandler({
       await rawBody(request),
       request.headers.get(sandboxSignatureHeader),
     );
-    return json(200, { received: true, status: received.status });
+    return json(200, { received: true, status: received.status } satisfies ProviderEventReceived);
   },
 });
 

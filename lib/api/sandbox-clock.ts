@@ -6,9 +6,23 @@ import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { advanceSandboxClock, maxClockAdvanceSeconds } from "@/lib/businesses/advance-sandbox-clock";
 
-const advanceSchema = z.object({
-  seconds: z.number().int().min(1).max(maxClockAdvanceSeconds),
+/** Body of POST /sandbox/clock/advance. */
+export const advanceSandboxClockSchema = z.object({
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxClockAdvanceSeconds)
+    .meta({ description: "How far to move the business's clock forward (at most 5 years)." }),
 });
+
+/** Its answer. */
+export const SandboxClockAdvancedSchema = z
+  .strictObject({
+    now: z.string().meta({ format: "date-time", description: "The business's time after the advance." }),
+    jobs_run: z.int().min(0).meta({ description: "Jobs that came due and ran before the answer." }),
+  })
+  .meta({ id: "SandboxClockAdvanced" });
 
 // POST /sandbox/clock/advance
 export const postSandboxClockAdvance = apiHandler({
@@ -16,8 +30,12 @@ export const postSandboxClockAdvance = apiHandler({
   handle: async ({ request, db, caller }) => {
     if (caller.business.mode !== "sandbox")
       throw new UnauthorizedError("sandbox helper called with a live key");
-    const { seconds } = parseOrThrow(advanceSchema, await readJsonObject(request));
+    const { seconds } = parseOrThrow(advanceSandboxClockSchema, await readJsonObject(request));
     const { now, jobsRun } = await advanceSandboxClock(db, caller.business, seconds);
-    return json(200, { now: `${now.toISOString().slice(0, 23)}000Z`, jobs_run: jobsRun });
+    const advanced: z.infer<typeof SandboxClockAdvancedSchema> = {
+      now: `${now.toISOString().slice(0, 23)}000Z`,
+      jobs_run: jobsRun,
+    };
+    return json(200, advanced);
   },
 });

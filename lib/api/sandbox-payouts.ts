@@ -2,7 +2,8 @@ import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { UnauthorizedError } from "@/lib/errors";
 import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
-import { creditSandboxPayoutBalance } from "@/lib/ledger/credit-sandbox-payout-balance";
+import { creditSandboxPayoutBalance, sandboxCreditSchema } from "@/lib/ledger/credit-sandbox-payout-balance";
+import { parseOrThrow } from "@/lib/http/validation";
 
 // POST /sandbox/payout-balance: credits the payout balance of a sandbox business, answers the balances
 export const postSandboxPayoutBalance = apiHandler({
@@ -11,6 +12,7 @@ export const postSandboxPayoutBalance = apiHandler({
     if (caller.business.mode !== "sandbox")
       throw new UnauthorizedError("sandbox helper called with a live key");
     const body = await readJsonObject(request);
+    const { amount } = parseOrThrow(sandboxCreditSchema, body);
     return respondIdempotently(
       db,
       request,
@@ -18,7 +20,7 @@ export const postSandboxPayoutBalance = apiHandler({
       body,
       async (tx) => ({
         status: 200,
-        body: await creditSandboxPayoutBalance(tx, caller.business, body.amount),
+        body: await creditSandboxPayoutBalance(tx, caller.business, amount),
       }),
     );
   },

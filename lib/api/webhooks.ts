@@ -15,6 +15,11 @@ import {
   parseWebhookEventListQuery,
 } from "@/lib/webhooks/list-webhook-events";
 import { resendFailedWebhookEvents, resendWebhookEvent } from "@/lib/webhooks/resend-webhook-events";
+import type {
+  ResendFailedResultSchema,
+  RotatedWebhookTokenSchema,
+  WebhookTokenSchema,
+} from "@/lib/webhooks/webhook-schemas";
 import { parseTestWebhookInput, sendTestWebhookEvent } from "@/lib/webhooks/send-test-webhook-event";
 import {
   getWebhookEndpoint,
@@ -99,7 +104,8 @@ export const postWebhookEventResend = apiHandler({
   },
 });
 
-const resendFailedSchema = z.object({
+/** Body of POST /webhooks/events/resend-failed. */
+export const resendFailedSchema = z.object({
   since: z.iso.datetime({
     offset: true,
     error: "since is required: an ISO 8601 time such as 2026-11-22T04:00:00Z",
@@ -114,7 +120,10 @@ export const postWebhookEventsResendFailed = apiHandler({
     const since = new Date(parseOrThrow(resendFailedSchema, body).since);
     return idempotent(db, request, caller, body, async (tx) => ({
       status: 200,
-      body: { resent: await resendFailedWebhookEvents(tx, caller.business.id, since), since: iso(since) },
+      body: {
+        resent: await resendFailedWebhookEvents(tx, caller.business.id, since),
+        since: iso(since),
+      } satisfies z.infer<typeof ResendFailedResultSchema>,
     }));
   },
 });
@@ -133,7 +142,8 @@ export const postWebhookTest = apiHandler({
 });
 
 const overlapMessage = `overlap_seconds must be an integer from 0 to ${maxRotationOverlapSeconds} (7 days)`;
-const rotateSchema = z.object({
+/** Body of POST /webhooks/token/rotate. */
+export const rotateWebhookTokenSchema = z.object({
   overlap_seconds: z
     .number({ error: overlapMessage })
     .int({ error: overlapMessage })
@@ -148,12 +158,16 @@ export const postWebhookTokenRotate = apiHandler({
   auth: "secret",
   handle: async ({ request, db, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
-    const overlapSeconds = parseOrThrow(rotateSchema, body).overlap_seconds ?? undefined;
+    const overlapSeconds = parseOrThrow(rotateWebhookTokenSchema, body).overlap_seconds ?? undefined;
     return idempotent(db, request, caller, body, async (tx) => {
       const { token, previousValidUntil } = await rotateWebhookToken(tx, caller.business.id, {
         overlapSeconds,
       });
-      return { status: 200, body: { token, previous_token_expires_at: iso(previousValidUntil) } };
+      const rotated: z.infer<typeof RotatedWebhookTokenSchema> = {
+        token,
+        previous_token_expires_at: iso(previousValidUntil),
+      };
+      return { status: 200, body: rotated };
     });
   },
 });
@@ -164,6 +178,10 @@ export const getWebhookToken = apiHandler({
   handle: async ({ db, caller }) => {
     const token = await revealWebhookToken(db, caller.business.id);
     const previousUntil = await previousTokenValidUntil(db, caller.business.id);
-    return json(200, { token, previous_token_expires_at: previousUntil ? iso(previousUntil) : null });
+    const answer: z.infer<typeof WebhookTokenSchema> = {
+      token,
+      previous_token_expires_at: previousUntil ? iso(previousUntil) : null,
+    };
+    return json(200, answer);
   },
 });

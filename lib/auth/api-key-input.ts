@@ -19,6 +19,8 @@ export const createApiKeySchema = z.object({
     .min(1, { error: `name must be 1 to ${maxKeyNameLength} characters` })
     .max(maxKeyNameLength, { error: `name must be 1 to ${maxKeyNameLength} characters` })
     .regex(printable, { error: "name must be printable text (no control characters)" })
+    // The generator would write the regex's `/u` flag into the pattern; JSON Schema patterns are Unicode already.
+    .meta({ pattern: printable.source })
     .nullish()
     .transform((v) => v ?? null),
 });
@@ -38,7 +40,8 @@ export const rollApiKeySchema = z.object({
 });
 export type RollApiKeyInput = z.infer<typeof rollApiKeySchema>;
 
-const listQuerySchema = z.object({
+/** Query of GET /api-keys. */
+export const apiKeyListQuerySchema = z.object({
   limit: listLimitParam()
     .optional()
     .transform((v) => v ?? 10),
@@ -47,7 +50,7 @@ const listQuerySchema = z.object({
     .regex(/^key_[0-9A-Z]{26}$/, { error: "starting_after must be an API key id (key_…)" })
     .optional(),
 });
-export type ApiKeyListQuery = z.infer<typeof listQuerySchema>;
+export type ApiKeyListQuery = z.infer<typeof apiKeyListQuerySchema>;
 
 /** The query string of GET /api-keys (`limit` 1–100, default 10; `starting_after`); empty means absent. */
 export function parseApiKeyListQuery(params: URLSearchParams): ApiKeyListQuery {
@@ -56,5 +59,5 @@ export function parseApiKeyListQuery(params: URLSearchParams): ApiKeyListQuery {
     const value = params.get(name);
     if (value !== null && value !== "") raw[name] = value;
   }
-  return parseOrThrow(listQuerySchema, raw);
+  return parseOrThrow(apiKeyListQuerySchema, raw);
 }

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { apiKeys, businesses, type ApiKey } from "@/db/schema";
 import { isoMicros } from "@/lib/time";
+import type { apiKeyStatuses, ApiKeyView } from "./api-key-schemas";
 
-export type ApiKeyStatus = "active" | "expiring" | "revoked" | "expired";
+export type ApiKeyStatus = (typeof apiKeyStatuses)[number];
 
 /**
  * A key's status on its business's clock, as SQL (the same clock authenticateApiKey reads):
@@ -15,18 +16,8 @@ export const apiKeyStatusSql = sql<ApiKeyStatus>`case
   when ${apiKeys.expiresAt} <= now() + ${businesses.clockOffsetMs}::float8 * interval '1 millisecond' then 'expired'
   else 'expiring' end`;
 
-/** What the API shows of a key: never the key or its digest, only the display prefix. */
-export type ApiKeyView = {
-  id: string;
-  object: "api_key";
-  kind: ApiKey["kind"];
-  name: string | null;
-  prefix: string;
-  status: ApiKeyStatus;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-};
+/** What the API shows of a key: never the key or its digest, only the display prefix (api-key-schemas.ts). */
+export type { ApiKeyView } from "./api-key-schemas";
 
 export function apiKeyView(key: ApiKey, status: ApiKeyStatus): ApiKeyView {
   return {

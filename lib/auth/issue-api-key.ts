@@ -4,7 +4,7 @@ import { businesses } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { CreateApiKeyInput } from "./api-key-input";
 import { findApiKey, lockBusinessKeys } from "./api-key-rows";
-import type { ApiKeyView } from "./api-key-view";
+import type { CreatedApiKeyView } from "./api-key-schemas";
 import { createApiKey } from "./api-keys";
 
 /** Keys that still open the API (active or in a roll's overlap), per business. */
@@ -18,7 +18,7 @@ export async function issueApiKey(
   db: Db,
   businessId: string,
   input: CreateApiKeyInput,
-): Promise<ApiKeyView & { key: string }> {
+): Promise<CreatedApiKeyView> {
   return db.transaction(async (tx) => {
     const keys = await lockBusinessKeys(tx, businessId);
     const usable = keys.filter((k) => k.status === "active" || k.status === "expiring").length;

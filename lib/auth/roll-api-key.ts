@@ -4,7 +4,7 @@ import { apiKeys, businesses } from "@/db/schema";
 import { businessNowSql } from "@/lib/clock";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { findApiKey, lockBusinessKeys } from "./api-key-rows";
-import type { ApiKeyView } from "./api-key-view";
+import type { RolledApiKeyView } from "./api-key-schemas";
 import { createApiKey } from "./api-keys";
 import { refuseToChange } from "./revoke-api-key";
 
@@ -25,7 +25,7 @@ export async function rollApiKey(
   businessId: string,
   keyId: string,
   options: RollOptions,
-): Promise<ApiKeyView & { key: string; rolled_key: ApiKeyView }> {
+): Promise<RolledApiKeyView> {
   return db.transaction(async (tx) => {
     await lockBusinessKeys(tx, businessId);
     const old = await findApiKey(tx, businessId, keyId);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { Business } from "@/db/schema";
 import { UnauthorizedError } from "@/lib/errors";
@@ -6,6 +7,18 @@ import { postTransaction } from "./post-transaction";
 import { checkAmount, type Balances } from "./transfer-to-payout-balance";
 
 export const maxSandboxCredit = 100_000_000;
+
+const amountMessage = `amount must be an integer number of cents between 1 and ${maxSandboxCredit}`;
+
+/** Body of POST /sandbox/payout-balance; one message for every fault, like checkAmount's. */
+export const sandboxCreditSchema = z.object({
+  amount: z
+    .number({ error: amountMessage })
+    .int({ error: amountMessage, abort: true })
+    .min(1, { error: amountMessage, abort: true })
+    .max(maxSandboxCredit, { error: amountMessage, abort: true })
+    .meta({ description: "Cents to add to the payout balance, as if paid in from outside." }),
+});
 
 /**
  * POST /sandbox/payout-balance: credits a sandbox business's payout balance with money from the

@@ -1,21 +1,9 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import {
-  payoutWithdrawals,
-  withdrawalStatuses,
-  type PayoutWithdrawal,
-  type WithdrawalStatus,
-} from "@/db/schema";
-import { NotFoundError, ValidationError } from "@/lib/errors";
+import { payoutWithdrawals, type PayoutWithdrawal, type WithdrawalStatus } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
 import type { Page, Paginated } from "./payout-input";
 import { withdrawalView, type WithdrawalView } from "./payout-views";
-
-export function parseWithdrawalStatus(value: string | null): WithdrawalStatus | undefined {
-  if (value === null || value === "") return undefined;
-  if (!(withdrawalStatuses as readonly string[]).includes(value))
-    throw ValidationError.field("status", `status must be one of ${withdrawalStatuses.join(", ")}`);
-  return value as WithdrawalStatus;
-}
 
 /** Withdrawals of a business (or of one of its payout users), newest first, optionally by status. */
 export async function listWithdrawals(

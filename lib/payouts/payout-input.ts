@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { payoutUserStatuses, withdrawalStatuses } from "@/db/schema";
 import { isSafeText, required, safeText } from "@/lib/http/validation";
 
 export const maxPayoutAmount = 100_000_000;
@@ -78,11 +79,57 @@ export const pageSchema = z.object({
         .max(100, { error: limitMessage }),
     )
     .optional()
-    .transform((v) => v ?? 10),
+    .transform((v) => v ?? 10)
+    .meta({ description: "Page size: an integer from 1 to 100 (default 10).", example: 10 }),
   starting_after: z
     .string({ error: "starting_after must be a string" })
     .regex(/^[a-z]+_[0-9A-Z]{26}$/, { error: "starting_after must be an id from a previous page" })
-    .optional(),
+    .optional()
+    .meta({ description: "The last id of the previous page: the next page holds older items." }),
 });
 export type Page = z.infer<typeof pageSchema>;
 export type Paginated<T> = { data: T[]; has_more: boolean };
+
+/** Query of GET /payout/users. */
+export const payoutUserListQuerySchema = pageSchema.extend({
+  status: z
+    .enum(payoutUserStatuses, { error: "status must be active or inactive" })
+    .optional()
+    .meta({ description: "Only active or only inactive payout users." }),
+});
+
+/** Query of a payout user's own GET /payout/operations/withdrawals. */
+export const withdrawalListQuerySchema = pageSchema.extend({
+  status: z
+    .enum(withdrawalStatuses, { error: `status must be one of ${withdrawalStatuses.join(", ")}` })
+    .optional()
+    .meta({ description: "Only withdrawals in this status." }),
+});
+
+/** Query of the merchant's GET /payout/withdrawals: also by payout user. */
+export const merchantWithdrawalListQuerySchema = withdrawalListQuerySchema.extend({
+  payout_user: z
+    .string()
+    .optional()
+    .meta({ description: "Only this payout user's withdrawals: its e-mail (any case) or `pu_` id; 404 if unknown." }),
+});
+
+/** The operations of POST /payout/operations, chosen by its `action` field. */
+export const payoutActions = ["balance", "history", "withdraw", "cancel_withdrawal"] as const;
+
+export const payoutActionSchema = z.object({
+  action: z.enum(payoutActions, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null
+        ? `action is required: one of ${payoutActions.join(", ")}`
+        : `action must be one of ${payoutActions.join(", ")}`,
+  }),
+});
+
+/** `cancel_withdrawal` of POST /payout/operations names the withdrawal in the body. */
+export const cancelWithdrawalActionSchema = z.object({
+  withdrawal_id: z
+    .string({ error: "withdrawal_id is required" })
+    .min(1, { error: "withdrawal_id is required" })
+    .meta({ description: "The pending withdrawal to cancel (`wd_…`)." }),
+});

@@ -1,56 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import {
-  ledgerAccounts,
-  type PayoutEntry,
-  type PayoutUser,
-  type PayoutWithdrawal,
-  type WithdrawalStatus,
-} from "@/db/schema";
+import { ledgerAccounts, type PayoutUser, type PayoutWithdrawal } from "@/db/schema";
 import { isoMicros } from "@/lib/time";
+import type { PayoutUserView, WithdrawalView } from "./payout-schemas";
 
-/** A payout user as the API shows it (to the merchant, and to the user itself). */
-export type PayoutUserView = {
-  id: string;
-  object: "payout_user";
-  email: string;
-  status: PayoutUser["status"];
-  /** Cents the user can withdraw now. */
-  balance: number;
-  /** Cents held by the user's pending withdrawals. */
-  held_balance: number;
-  currency: "USD";
-  created_at: string;
-  deactivated_at: string | null;
-};
-
-export type WithdrawalView = {
-  id: string;
-  object: "withdrawal";
-  payout_user_id: string;
-  amount: number;
-  currency: "USD";
-  destination: string;
-  reference: string | null;
-  status: WithdrawalStatus;
-  status_reason: string | null;
-  settlement_reference: string | null;
-  resolved_by: PayoutWithdrawal["resolvedBy"];
-  created_at: string;
-  resolved_at: string | null;
-};
-
-export type PayoutHistoryEntryView = {
-  id: string;
-  object: "payout_history_entry";
-  type: PayoutEntry["type"];
-  /** Signed cents: the change of the available balance. */
-  amount: number;
-  balance_after: number;
-  currency: "USD";
-  withdrawal: { id: string; status: WithdrawalStatus } | null;
-  created_at: string;
-};
+// The shapes answered are the zod schemas of payout-schemas.ts (also the OpenAPI document's).
+export type { PayoutHistoryEntryView, PayoutUserView, WithdrawalView } from "./payout-schemas";
 
 /** Views of payout users with their two ledger balances, read in one query. */
 export async function payoutUserViews(db: Db, users: PayoutUser[]): Promise<PayoutUserView[]> {

@@ -20,7 +20,8 @@ const text = (name: string) =>
     .max(255, { error: `${name} must be at most 255 characters` })
     .refine(isSafeText, { error: `${name} must not contain NUL characters or unpaired surrogates` });
 
-const listQuerySchema = z.object({
+/** Query of GET /webhooks/events: every filter optional. */
+export const webhookEventListQuerySchema = z.object({
   type: z
     .enum(webhookEventTypes, { error: `type must be one of ${webhookEventTypes.join(", ")}` })
     .optional(),
@@ -37,16 +38,16 @@ const listQuerySchema = z.object({
     .optional(),
 });
 
-export type WebhookEventListQuery = z.infer<typeof listQuerySchema>;
+export type WebhookEventListQuery = z.infer<typeof webhookEventListQuerySchema>;
 
 /** The query string of GET /webhooks/events, validated (400 field map naming the parameter). */
 export function parseWebhookEventListQuery(params: URLSearchParams): WebhookEventListQuery {
   const raw: Record<string, string> = {};
-  for (const key of Object.keys(listQuerySchema.shape)) {
+  for (const key of Object.keys(webhookEventListQuerySchema.shape)) {
     const value = params.get(key);
     if (value !== null && value !== "") raw[key] = value;
   }
-  return parseOrThrow(listQuerySchema, raw);
+  return parseOrThrow(webhookEventListQuerySchema, raw);
 }
 
 /** Every attempt of these events, grouped by event, oldest first. */

@@ -16,7 +16,8 @@ import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { webhookDeliveryOptions } from "./delivery-options";
 import type { WebhookPayload } from "./emit-webhook-event";
 
-const testSchema = z.object({
+/** Body of POST /webhooks/test. */
+export const testWebhookSchema = z.object({
   type: z
     .enum(webhookEventTypes, { error: `type must be one of ${webhookEventTypes.join(", ")}` })
     .nullable()
@@ -25,7 +26,7 @@ const testSchema = z.object({
 
 /** Body of POST /webhooks/test: `{type?}`, `succeeded` by default. */
 export function parseTestWebhookInput(body: unknown): WebhookEventType {
-  return parseOrThrow(testSchema, body).type ?? "succeeded";
+  return parseOrThrow(testWebhookSchema, body).type ?? "succeeded";
 }
 
 /**

@@ -5,13 +5,15 @@ import { businesses, webhookEventTypes, type WebhookEventType } from "@/db/schem
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { validateWebhookUrl } from "./validate-webhook-url";
+import type { WebhookEndpointView } from "./webhook-schemas";
 
 /** Where a business's webhooks go and which kinds it receives (never the token). */
-export type WebhookEndpointView = { url: string | null; events: WebhookEventType[] };
+export type { WebhookEndpointView } from "./webhook-schemas";
 
 const known: readonly string[] = webhookEventTypes;
 
-const updateSchema = z.object({
+/** Body of POST /webhooks/endpoint: either field may be left out to keep it. */
+export const webhookEndpointUpdateSchema = z.object({
   url: z
     .string({ error: "url must be a string, or null to stop sending" })
     .max(2048, {
@@ -27,11 +29,11 @@ const updateSchema = z.object({
     .optional(),
 });
 
-export type WebhookEndpointUpdate = z.infer<typeof updateSchema>;
+export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
 
 /** Body of POST /webhooks/endpoint, validated (unknown fields ignored). */
 export function parseWebhookEndpointUpdate(body: unknown): WebhookEndpointUpdate {
-  return parseOrThrow(updateSchema, body);
+  return parseOrThrow(webhookEndpointUpdateSchema, body);
 }
 
 export async function getWebhookEndpoint(db: Db, businessId: string): Promise<WebhookEndpointView> {

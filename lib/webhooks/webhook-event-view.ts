@@ -1,56 +1,12 @@
 import type { WebhookDelivery, WebhookEvent } from "@/db/schema";
 import { parseDbTime, isoMicros } from "@/lib/time";
+import type { WebhookAttemptView, WebhookEventView } from "./webhook-schemas";
 import { fixedRequestHeaders } from "./send-webhook";
 import { signatureHeaders } from "./sign-webhook";
 import { tokensSigningAt, type WebhookTokenHistory } from "./webhook-token";
 
-export type WebhookAttemptView = {
-  number: number;
-  /** 1 for the event's first delivery, +1 for each resend. */
-  round: number;
-  status: WebhookDelivery["outcome"];
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  /**
-   * What was sent (or, for a target refused before connecting, what would have been); null without
-   * a URL. The headers are the ones recorded when the attempt was reserved, before sending.
-   */
-  request: {
-    method: "POST";
-    url: string;
-    headers: Record<string, string>;
-    /**
-     * False only for attempts from before the headers were stored (migration 0011) whose signing
-     * tokens are no longer known: their signature headers are left out.
-     */
-    headers_complete: boolean;
-  } | null;
-  /** The receiver's answer: null when none came (timeout, refused, connection error). */
-  response: { status: number; body: string | null } | null;
-  error: string | null;
-};
-
-export type WebhookEventView = {
-  id: string;
-  type: WebhookEvent["type"];
-  /** A test event sent with POST /webhooks/test (its payload carries `test: true`). */
-  test: boolean;
-  status: WebhookEvent["status"];
-  created_at: string;
-  session_id: string | null;
-  order_id: string | null;
-  subscription_id: string | null;
-  /** The exact body sent (and signed) on every attempt, parsed. */
-  payload: Record<string, unknown>;
-  attempt_count: number;
-  resend_count: number;
-  delivered_at: string | null;
-  /** On the business's clock (a sandbox clock's advance brings it nearer). */
-  next_attempt_at: string | null;
-  last_error: string | null;
-  attempts: WebhookAttemptView[];
-};
+// The shapes answered are the zod schemas of webhook-schemas.ts (also the OpenAPI document's).
+export type { WebhookAttemptView, WebhookEventView } from "./webhook-schemas";
 
 const time = (value: string | null) => (value === null ? null : isoMicros(value));
 

@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { webhookEventStatuses, webhookEventTypes } from "@/db/schema";
+
+/**
+ * The webhook operations' answers as zod schemas: webhook-event-view.ts, webhook-endpoint.ts and
+ * lib/api/webhooks.ts are typed by them and the OpenAPI document is generated from them.
+ */
+
+const timestamp = z
+  .string()
+  .meta({ format: "date-time", description: "ISO 8601, UTC, microsecond precision." });
+
+export const WebhookEndpointSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .nullable()
+      .meta({
+        description: "Where webhooks are sent; null: none are sent (events are recorded as skipped).",
+      }),
+    events: z
+      .array(z.enum(webhookEventTypes))
+      .meta({ description: "The event kinds sent, in the interface's order." }),
+  })
+  .meta({
+    id: "WebhookEndpoint",
+    description: "Where the business's webhooks go and which kinds it receives.",
+  });
+export type WebhookEndpointView = z.infer<typeof WebhookEndpointSchema>;
+
+export const WebhookAttemptSchema = z
+  .strictObject({
+    number: z.int().min(1).meta({ description: "1-based over all rounds." }),
+    round: z.int().min(1).meta({ description: "1 for the event's first delivery, +1 for each resend." }),
+    status: z.enum(["in_flight", "succeeded", "failed", "interrupted"]),
+    started_at: timestamp,
+    finished_at: timestamp.nullable(),
+    duration_ms: z.int().nullable(),
+    request: z
+      .strictObject({
+        method: z.literal("POST"),
+        url: z.string(),
+        headers: z.record(z.string(), z.string()).meta({
+          description: "The headers sent, signatures included (HMACs, never the token).",
+        }),
+        headers_complete: z.boolean().meta({
+          description:
+            "False only for old attempts whose signing tokens are no longer known: their signature headers are left out.",
+        }),
+      })
+      .nullable()
+      .meta({ description: "What was sent (or would have been); null without a URL." }),
+    response: z
+      .strictObject({
+        status: z.int(),
+        body: z.string().nullable().meta({ description: "The first 2 KB of the receiver's answer." }),
+      })
+      .nullable()
+      .meta({
+        description: "The receiver's answer: null when none came (timeout, refused, connection error).",
+      }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "WebhookAttempt", description: "One HTTP delivery attempt of an event." });
+export type WebhookAttemptView = z.infer<typeof WebhookAttemptSchema>;
+
+export const WebhookEventSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .meta({ description: "Event id, prefix `evt_`; also the `webhook-id` header of every attempt." }),
+    type: z.enum(webhookEventTypes),
+    test: z
+      .boolean()
+      .meta({
+        description: "A test event sent with POST /webhooks/test (its payload carries `test: true`).",
+      }),
+    status: z.enum(webhookEventStatuses).meta({
+      description:
+        "`pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set).",
+    }),
+    created_at: timestamp,
+    session_id: z.string().nullable(),
+    order_id: z.string().nullable(),
+    subscription_id: z.string().nullable(),
+    payload: z
+      .record(z.string(), z.unknown())
+      .meta({
+        description: "The exact body sent (and signed) on every attempt, parsed: the webhook payload.",
+      }),
+    attempt_count: z.int().min(0),
+    resend_count: z.int().min(0),
+    delivered_at: timestamp.nullable(),
+    next_attempt_at: timestamp
+      .nullable()
+      .meta({ description: "On the business's clock (a sandbox clock's advance brings it nearer)." }),
+    last_error: z.string().nullable(),
+    attempts: z.array(WebhookAttemptSchema).meta({ description: "Every attempt made, oldest first." }),
+  })
+  .meta({ id: "WebhookEvent", description: "A webhook event of the business with its delivery attempts." });
+export type WebhookEventView = z.infer<typeof WebhookEventSchema>;
+
+export const WebhookEventListSchema = z
+  .strictObject({ data: z.array(WebhookEventSchema), has_more: z.boolean() })
+  .meta({ id: "WebhookEventList", description: "Events, newest first." });
+
+export const ResendFailedResultSchema = z
+  .strictObject({
+    resent: z.int().min(0).meta({ description: "How many failed events were sent again." }),
+    since: timestamp,
+  })
+  .meta({ id: "WebhookResendFailedResult" });
+
+export const WebhookTokenSchema = z
+  .strictObject({
+    token: z
+      .string()
+      .meta({ description: "The webhook token that signs deliveries (`Signature`, `webhook-signature`)." }),
+    previous_token_expires_at: timestamp
+      .nullable()
+      .meta({
+        description:
+          "Until when the token a rotation replaced still signs `webhook-signature`; null if none does.",
+      }),
+  })
+  .meta({ id: "WebhookToken" });
+
+export const RotatedWebhookTokenSchema = z
+  .strictObject({
+    token: z.string().meta({ description: "The new token; `Signature` uses it at once." }),
+    previous_token_expires_at: timestamp.meta({
+      description:
+        "Until when the replaced token still signs `webhook-signature` too (now when overlap_seconds is 0).",
+    }),
+  })
+  .meta({ id: "RotatedWebhookToken" });
