@@ -14,4 +14,5 @@ export {
   type WebhookHeaders,
   type WebhookVerificationErrorCode,
 } from "./verify-webhook";
-export type { WebhookEvent, WebhookEventType } from "./webhook-event";
+export { KassaApiError, unwrap } from "./unwrap";
+export type { WebhookPayload, WebhookEventType } from "./webhook-payload";

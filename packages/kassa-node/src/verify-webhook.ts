@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { WebhookEvent } from "./webhook-event";
+import type { WebhookPayload } from "./webhook-payload";
 
 /**
  * Checks that a webhook delivery comes from Kassa, over the raw bytes of its body:
@@ -18,7 +18,7 @@ export function verifyWebhook(
   headers: WebhookHeaders,
   token: string | readonly string[],
   options: VerifyWebhookOptions = {},
-): WebhookEvent {
+): WebhookPayload {
   const tokens = typeof token === "string" ? [token] : [...token];
   if (tokens.length === 0 || tokens.some((t) => typeof t !== "string" || t.length === 0))
     throw new TypeError("verifyWebhook needs the webhook token (whsec_…)");
@@ -66,7 +66,7 @@ export function verifyWebhook(
     typeof (event as { type?: unknown }).type !== "string"
   )
     throw new WebhookVerificationError("invalid_body", "The body is not a Kassa event");
-  return event as WebhookEvent;
+  return event as WebhookPayload;
 }
 
 /** A `Headers` object (fetch, Next.js) or a plain record (Node's `req.headers`, Express); names in any case. */

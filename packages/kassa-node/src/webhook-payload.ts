@@ -12,7 +12,7 @@ export type WebhookEventType =
   | "subscription_payment_failed"
   | "subscription_canceled";
 
-export type WebhookEvent = {
+export type WebhookPayload = {
   type: WebhookEventType;
   /** Payment amount in cents. */
   amount: number;
