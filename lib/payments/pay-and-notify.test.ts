@@ -19,7 +19,7 @@ afterEach(async () => {
 
 describe("paying a sandbox session notifies the merchant", () => {
   it("delivers a signed succeeded webhook with the interface's payload within a second", async () => {
-    const receiver = (running.receiver = await startLoopbackReceiver());
+    const receiver = (running.receiver = await startLoopbackReceiver(undefined, { checkPayloads: true }));
     const biz = await createTestBusiness({ webhookUrl: `${receiver.url}/hooks` });
     running.worker = startEmbeddedWorker(testDb(), {
       force: true,

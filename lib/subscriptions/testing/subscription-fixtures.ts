@@ -40,7 +40,7 @@ afterEach(async () => {
 
 /** A sandbox business with every event kind enabled, delivering to a fresh loopback receiver. */
 export async function subscriptionBusiness(): Promise<{ biz: CreatedBusiness; receiver: LoopbackReceiver }> {
-  const receiver = await startLoopbackReceiver();
+  const receiver = await startLoopbackReceiver(undefined, { checkPayloads: true });
   receivers.push(receiver);
   const biz = await createTestBusiness({ webhookEvents: [...webhookEventTypes], webhookUrl: receiver.url });
   return { biz, receiver };
