@@ -124,7 +124,7 @@ export const routes: Route[] = [
   // The hosted checkout page's own endpoints (lib/api/checkout.ts).
   { method: "GET", pattern: "/checkout/sessions/:session_id", handler: getCheckoutSessionState },
   { method: "POST", pattern: "/checkout/sessions/:session_id/pay", handler: postCheckoutPay },
-  // This API's OpenAPI document (public; decision 0023).
+  // This API's OpenAPI document (public; decision 0027).
   { method: "GET", pattern: "/openapi.json", handler: getOpenApiDocument, cors: true },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the API, generated from the zod schemas that validate requests and
- * type responses (decision 0023): no hand-kept copy.
+ * type responses (decision 0027): no hand-kept copy.
  *
  * To document an area: add lib/openapi/paths/<area>.ts exporting `register<Area>(registry)` that
  * calls `registry.registerPath({...})` for each route (path with `{param}`, the request's own zod
