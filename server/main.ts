@@ -6,6 +6,7 @@ import next from "next";
 import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
 import { ensureDemoLogin } from "@/lib/staff/demo-login";
 import { installDatabase } from "@/lib/db";
+import { stopInstanceHeartbeat } from "@/lib/instances/instance-heartbeat";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { setReady } from "@/lib/health/readiness";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
@@ -91,6 +92,11 @@ async function main() {
     const [{ cut }] = await Promise.all([serving.drain(), worker.stop()]);
     if (cut) log.warn("requests still running after 30 s were cut at shutdown", { cut });
     await sandbox.stop();
+    // This process is gone at once for the reconciler: an attempt a request cut at the drain left
+    // open is settled at the next pass, without waiting for the heartbeat timeout.
+    await stopInstanceHeartbeat(handle.db).catch((error: unknown) =>
+      log.warn("instance deregistration failed", { error }),
+    );
     await stopSharing();
     await handle.close();
     process.exit(0);
