@@ -1,0 +1,326 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+import { expect, test } from "@playwright/test";
+
+// Several instances on one PostgreSQL database (docs/deploy.md): two more Kassa processes of their
+// own, serving the build Playwright's server made (.next), on a database of their own (so the
+// Playwright server's worker stays out of it). A payment and webhook scenario is spread round robin
+// across both: each event is delivered once per attempt of its schedule, rate limits are shared,
+// the sandbox clock moves from either, and when one is SIGKILLed the other finishes its work. No
+// browser: Playwright's request context only.
+test.skip(({ isMobile }) => isMobile, "the desktop project runs it");
+test.skip(
+  !process.env.DATABASE_URL,
+  "several instances need PostgreSQL (CI's PostgreSQL pass sets DATABASE_URL)",
+);
+test.setTimeout(120_000);
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = path.join(root, "bin", "kassa.mjs");
+const basePort = Number(process.env.E2E_PORT ?? 3210) + 71;
+const encryptionKey = "e2e0".repeat(16);
+const sessionLimit = 10;
+const leaseSeconds = 5;
+
+type Instance = { name: string; port: number; child: ChildProcess; output: () => string };
+type Received = { path: string; id: string; status: number };
+
+/** The receiver's answers: `/flaky` fails each event's first attempt; `/hang` holds requests until told. */
+function startReceiver() {
+  const received: Received[] = [];
+  const held: http.ServerResponse[] = [];
+  const seen = new Set<string>();
+  let hanging = true;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const id = String(req.headers["webhook-id"] ?? "");
+      const route = req.url ?? "";
+      if (route === "/hang" && hanging) {
+        received.push({ path: route, id, status: 0 });
+        held.push(res);
+        return;
+      }
+      const status = route === "/flaky" && !seen.has(id) ? 500 : 200;
+      seen.add(id);
+      received.push({ path: route, id, status });
+      res.writeHead(status).end();
+    });
+  });
+  return {
+    received,
+    listen: () =>
+      new Promise<number>((resolve) =>
+        server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+      ),
+    /** Answers the held requests still open, and every later one, with 200. */
+    release: () => {
+      hanging = false;
+      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(200).end();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function startInstance(
+  name: string,
+  port: number,
+  databaseUrl: string,
+  dataDir: string,
+): Promise<Instance> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ENCRYPTION_KEY: encryptionKey,
+      ALLOW_PRIVATE_WEBHOOK_URLS: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      RATE_LIMIT_SESSION_SECRET: String(sessionLimit),
+      JOBS_LEASE_SECONDS: String(leaseSeconds),
+      JOBS_POLL_INTERVAL_MS: "100",
+      // Longer than the kill below takes: a held delivery must still be open when its worker dies.
+      WEBHOOK_TIMEOUT_MS: "30000",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes("Kassa is running at")) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`instance ${name} did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { name, port, child, output: () => output };
+}
+
+async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("two instances on one database share payments, webhooks, rate limits and the sandbox clock, and survive a SIGKILL", async ({
+  request,
+}) => {
+  const shared = new URL(process.env.DATABASE_URL!);
+  const dbName = `kassa_instances_${process.pid}`;
+  const admin = postgres(shared.toString(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(shared);
+  dbUrl.pathname = `/${dbName}`;
+  const databaseUrl = dbUrl.toString();
+  const db = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-instances-"));
+  const receiver = startReceiver();
+  const receiverPort = await receiver.listen();
+  const instances: Instance[] = [];
+
+  try {
+    // One after the other: the first applies the migrations.
+    instances.push(await startInstance("A", basePort, databaseUrl, dataDir));
+    instances.push(await startInstance("B", basePort + 1, databaseUrl, dataDir));
+    const [a, b] = instances as [Instance, Instance];
+    const url = (i: Instance, p: string) => `http://127.0.0.1:${i.port}/api${p}`;
+
+    const business = (name: string, hook: string) => {
+      const out = execFileSync(
+        process.execPath,
+        [
+          bin,
+          "business",
+          "create",
+          "--name",
+          name,
+          "--webhook-url",
+          `http://127.0.0.1:${receiverPort}${hook}`,
+          "--events",
+          "succeeded",
+          "--json",
+        ],
+        {
+          cwd: root,
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            DATABASE_URL: databaseUrl,
+            DATA_DIR: dataDir,
+            ENCRYPTION_KEY: encryptionKey,
+            ALLOW_PRIVATE_WEBHOOK_URLS: "1",
+            LOG_LEVEL: "error",
+          },
+        },
+      );
+      return JSON.parse(out.trim().split("\n").pop()!) as { id: string; secret_key: string };
+    };
+    const post = async (i: Instance, key: string, p: string, data: unknown) => {
+      const res = await request.post(url(i, p), { headers: { authorization: `Bearer ${key}` }, data });
+      return { status: res.status(), body: (await res.json()) as Record<string, unknown> };
+    };
+    const sessionBody = (n: number) => ({
+      amount: 2500,
+      currency: "USD",
+      customer: "cus_instances",
+      order_id: `instances-${n}-${Date.now()}`,
+      items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+    });
+    /**
+     * A session created on one instance, paid on the other's sandbox redirect provider page; the
+     * provider event it sends settles the payment on whichever worker claims it. (Not a sandbox
+     * card: the built-in Stripe emulator keeps its state in each process's memory, so sandbox card
+     * payments stay on one instance; live businesses use Stripe itself. docs/deploy.md.)
+     */
+    const payAcross = async (key: string, n: number) => {
+      const created = await post(instances[n % 2]!, key, "/session", {
+        ...sessionBody(n),
+        paymentMethodId: "sandbox_bitcoin",
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.session_id as string;
+      const page = new URL(created.body.redirect_url as string);
+      const paid = await request.post(url(instances[(n + 1) % 2]!, page.pathname.replace(/^\/api/, "")), {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        data: "action=pay",
+        maxRedirects: 0,
+      });
+      expect(paid.status()).toBe(303);
+      await waitFor(`payment ${id} settled`, async () => {
+        const res = await request.get(url(instances[n % 2]!, `/payment/${id}`), {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        return res.status() === 200 && ((await res.json()) as { status: string }).status === "succeeded";
+      });
+      return id;
+    };
+
+    // Rate limits are shared: the per-key limit holds across both instances together.
+    const limited = business("Instances limits", "/flaky");
+    const statuses: number[] = [];
+    for (let n = 0; n < sessionLimit + 4; n++)
+      statuses.push((await post(instances[n % 2]!, limited.secret_key, "/session", sessionBody(n))).status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(sessionLimit);
+    expect(statuses.slice(sessionLimit)).toEqual([429, 429, 429, 429]);
+
+    // Payments round robin; each `succeeded` event's first attempt fails (500)...
+    const shop = business("Instances shop", "/flaky");
+    const sessions = [];
+    for (let n = 0; n < 4; n++) sessions.push(await payAcross(shop.secret_key, n));
+    const flaky = () => receiver.received.filter((r) => r.path === "/flaky");
+    await waitFor("first attempts", () => new Set(flaky().map((r) => r.id)).size === 4);
+    expect(flaky().map((r) => r.status)).toEqual([500, 500, 500, 500]);
+    // ...and the sandbox clock, moved on B, brings the second attempt (60 s later) from whichever worker.
+    const first = await post(b, shop.secret_key, "/sandbox/clock/advance", { seconds: 60 });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    await waitFor("second attempts", () => flaky().length === 8);
+    const perEvent = new Map<string, number[]>();
+    for (const r of flaky()) perEvent.set(r.id, [...(perEvent.get(r.id) ?? []), r.status]);
+    expect([...perEvent.values()]).toEqual([
+      [500, 200],
+      [500, 200],
+      [500, 200],
+      [500, 200],
+    ]);
+    // Moved on A, the same clock goes on from where B left it; nothing is sent again.
+    const second = await post(a, shop.secret_key, "/sandbox/clock/advance", { seconds: 600 });
+    expect(second.status).toBe(200);
+    const moved = Date.parse(second.body.now as string) - Date.parse(first.body.now as string);
+    expect(moved).toBeGreaterThanOrEqual(600_000);
+    expect(moved).toBeLessThan(660_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(flaky()).toHaveLength(8);
+    const events = await db<
+      { status: string }[]
+    >`select status from webhook_events where business_id = ${shop.id}`;
+    expect(events.map((e) => e.status)).toEqual(["delivered", "delivered", "delivered", "delivered"]);
+
+    // SIGKILL: deliveries held open by the receiver; the instance whose worker holds them dies.
+    const hanging = business("Instances kill", "/hang");
+    for (let n = 0; n < 2; n++) await payAcross(hanging.secret_key, n);
+    await waitFor("held deliveries", () => receiver.received.filter((r) => r.path === "/hang").length === 2);
+    const holders = await db<{ locked_by: string }[]>`
+      select locked_by from jobs where business_id = ${hanging.id} and kind = 'deliver_webhook' and status = 'running'`;
+    expect(holders).toHaveLength(2);
+    const pids = holders.map((h) => Number(h.locked_by.split(":").at(-2)));
+    const victim = instances.find((i) => pids.includes(i.child.pid!))!;
+    const survivor = instances.find((i) => i !== victim)!;
+    const victimWorker = holders.find(
+      (h) => Number(h.locked_by.split(":").at(-2)) === victim.child.pid,
+    )!.locked_by;
+    victim.child.kill("SIGKILL");
+    await new Promise((resolve) => victim.child.once("exit", resolve));
+    receiver.release();
+    // After the lease, the survivor claims the rows again: the attempt in flight is closed as
+    // interrupted (it counts as made), and the next one is on the schedule, 60 s later.
+    await waitFor(
+      "the survivor to re-claim",
+      async () =>
+        (await db`select 1 from jobs where locked_by = ${victimWorker} and status = 'running'`).length === 0,
+      leaseSeconds * 1000 + 10_000,
+    );
+    const advanced = await post(survivor, hanging.secret_key, "/sandbox/clock/advance", { seconds: 60 });
+    expect(advanced.status).toBe(200);
+    const done = await waitFor("every held event delivered", async () => {
+      const rows = await db<
+        { status: string }[]
+      >`select status from webhook_events where business_id = ${hanging.id}`;
+      return rows.length === 2 && rows.every((r) => r.status === "delivered") && rows;
+    });
+    expect(done).toHaveLength(2);
+    const attempts = await db<{ event_id: string; number: number; outcome: string }[]>`
+      select d.event_id, d.number, d.outcome from webhook_deliveries d
+      join webhook_events e on e.id = d.event_id
+      where e.business_id = ${hanging.id} order by d.event_id, d.number`;
+    // Each attempt once: never a number twice, the last one succeeded.
+    const byEvent = new Map<string, { number: number; outcome: string }[]>();
+    for (const r of attempts) byEvent.set(r.event_id, [...(byEvent.get(r.event_id) ?? []), r]);
+    for (const list of byEvent.values()) {
+      expect(list.map((r) => r.number)).toEqual(list.map((_, i) => i + 1));
+      expect(list.at(-1)!.outcome).toBe("succeeded");
+    }
+    const victims = [...byEvent.values()].filter((list) => list[0]!.outcome === "interrupted");
+    expect(victims.length).toBeGreaterThan(0);
+    for (const list of victims) expect(list.map((r) => r.outcome)).toEqual(["interrupted", "succeeded"]);
+    // The survivor still serves.
+    expect(
+      (
+        await request.get(url(survivor, "/balance"), {
+          headers: { authorization: `Bearer ${shop.secret_key}` },
+        })
+      ).status(),
+    ).toBe(200);
+  } catch (error) {
+    // What the instances logged is what explains a failure here.
+    for (const i of instances) console.log(`--- instance ${i.name} ---\n${i.output().slice(-6000)}`);
+    throw error;
+  } finally {
+    for (const i of instances)
+      if (i.child.exitCode === null && i.child.signalCode === null) i.child.kill("SIGKILL");
+    await receiver.close();
+    await db.end();
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
