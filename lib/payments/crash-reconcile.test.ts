@@ -144,6 +144,10 @@ describe("crash test: SIGKILLs under load, then reconciliation", () => {
     async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), "kassa-crash-"));
       try {
+        // The data directory starts as a copy of this file's migrated database (a fresh
+        // directory's initdb alone takes seconds).
+        const dump = await testHandle().pglite!.dumpDataDir("none");
+        await (await openDatabase({ kind: "pglite", dataDir: dir, loadDataDir: dump })).close();
         await crashAndSurvive(dir, () => openDatabase({ kind: "pglite", dataDir: dir }));
       } finally {
         rmSync(dir, { recursive: true, force: true });
