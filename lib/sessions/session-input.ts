@@ -106,7 +106,12 @@ const metadataSchema = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
   .transform((value) => (value ?? null) as Metadata | null)
-  .optional();
+  .optional()
+  .meta({
+    // The checks above are code, not a shape the generator can read: the document states them.
+    type: ["object", "null"],
+    description: `Free key-value pairs, returned in webhooks (renewals included): at most ${maxMetadataKeys} keys of at most 40 characters, ${maxMetadataDepth} levels, ${maxMetadataBytes} bytes as JSON.`,
+  });
 
 export const intervals = ["day", "week", "month", "year"] as const;
 /** A period may not exceed 3 years. */
@@ -157,7 +162,14 @@ export const sessionInputSchema = z
       .nullish(),
     // Any string: an unknown one is the interface's "Payment method not found", not a field error.
     paymentMethodId: z.string({ error: "paymentMethodId must be a string" }).refine(isSafeText, safeText).nullish(),
-    ip: z.unknown().optional(),
+    ip: z
+      .unknown()
+      .optional()
+      .meta({
+        type: ["string", "null"],
+        description:
+          "Secret key only: the payer's IPv4 or IPv6 address, checked when they pay. With a public key the client IP is captured.",
+      }),
     metadata: metadataSchema,
     email: email.nullish(),
     subscription: subscriptionSchema.nullish(),
