@@ -18,7 +18,7 @@ export async function proxy(request: NextRequest) {
   const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
   // Staff pages render charts and Radix popovers, which set style attributes (decision 0019).
   const staffPage = /^\/(dashboard|admin)(\/|$)/.test(request.nextUrl.pathname);
-  // Scalar's API reference sets its styles inline at run time (decision 0024).
+  // Scalar's API reference sets its styles inline at run time (decision 0028).
   const apiReference = /^\/docs\/api\/?$/.test(request.nextUrl.pathname);
   const policy = contentSecurityPolicy({
     nonce,

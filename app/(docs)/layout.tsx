@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 
 export const metadata: Metadata = {
-  title: { default: "API reference · Kassa", template: "%s · Kassa" },
+  title: { default: "Kassa docs", template: "%s · Kassa" },
 };
 
 // /docs/*: public developer documentation, outside the dashboard (no Tailwind) and the hosted

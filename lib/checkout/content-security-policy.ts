@@ -18,7 +18,7 @@ export type CspOptions = {
    */
   allowStyleAttributes?: boolean;
   /**
-   * The API reference (/docs/api, decision 0024): Scalar, a Vue app, renders its theme as a
+   * The API reference (/docs/api, decision 0028): Scalar, a Vue app, renders its theme as a
    * `<style>` element and sets style attributes at run time, neither of which can carry a nonce.
    * Its styles are allowed inline ('unsafe-inline' counts only without a nonce in style-src);
    * scripts stay nonce-only.

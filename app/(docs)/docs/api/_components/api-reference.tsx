@@ -9,7 +9,7 @@ type Configuration = ComponentProps<typeof ApiReferenceReact>["configuration"];
 
 /**
  * Scalar's reference, offline: everything it would fetch from scalar.com or offer to send there
- * is switched off (decision 0024). Its fonts (fonts.scalar.com) give way to the system's; the AI
+ * is switched off (decision 0028). Its fonts (fonts.scalar.com) give way to the system's; the AI
  * agent (on by default on localhost), telemetry, the "Open API client" button and the request
  * client (which offers Scalar's proxy, registry and import by URL) are hidden, as are the
  * developer tools (shown on localhost by default). Search, dark mode and the JSON download work
