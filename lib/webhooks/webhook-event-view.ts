@@ -1,5 +1,6 @@
 import type { WebhookDelivery, WebhookEvent } from "@/db/schema";
 import { parseDbTime, isoMicros } from "@/lib/time";
+import type { WebhookPayload } from "./webhook-payload-schema";
 import type { WebhookAttemptView, WebhookEventView } from "./webhook-schemas";
 import { fixedRequestHeaders } from "./send-webhook";
 import { signatureHeaders } from "./sign-webhook";
@@ -75,7 +76,8 @@ export function webhookEventView(
   attempts: WebhookDelivery[],
   tokens: WebhookTokenHistory | null,
 ): WebhookEventView {
-  const payload = JSON.parse(event.body) as Record<string, unknown>;
+  // The body was written from a WebhookPayload (emit-webhook-event.ts, send-test-webhook-event.ts).
+  const payload = JSON.parse(event.body) as WebhookPayload;
   return {
     id: event.id,
     type: event.type,

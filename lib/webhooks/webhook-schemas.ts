@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { webhookEventStatuses, webhookEventTypes } from "@/db/schema";
+import { WebhookPayloadSchema } from "./webhook-payload-schema";
 
 /**
  * The webhook operations' answers as zod schemas: webhook-event-view.ts, webhook-endpoint.ts and
@@ -83,11 +84,8 @@ export const WebhookEventSchema = z
     session_id: z.string().nullable(),
     order_id: z.string().nullable(),
     subscription_id: z.string().nullable(),
-    payload: z
-      .record(z.string(), z.unknown())
-      .meta({
-        description: "The exact body sent (and signed) on every attempt, parsed: the webhook payload.",
-      }),
+    // The exact body sent (and signed) on every attempt, parsed.
+    payload: WebhookPayloadSchema,
     attempt_count: z.int().min(0),
     resend_count: z.int().min(0),
     delivered_at: timestamp.nullable(),
