@@ -70,7 +70,7 @@ export function verifyWebhook(
 }
 
 /** A `Headers` object (fetch, Next.js) or a plain record (Node's `req.headers`, Express); names in any case. */
-export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
+export type WebhookHeaders = Pick<Headers, "get"> | Record<string, string | readonly string[] | undefined>;
 
 export type VerifyWebhookOptions = {
   /** How far `webhook-timestamp` may be from now, either way, in seconds. Default 300 (5 minutes), as the Standard Webhooks libraries. */
@@ -101,7 +101,8 @@ export class WebhookVerificationError extends Error {
 export const defaultToleranceSeconds = 300;
 
 function headerReader(headers: WebhookHeaders): (name: string) => string | null {
-  if (typeof Headers !== "undefined" && headers instanceof Headers) return (name) => headers.get(name);
+  // Duck-typed: Next.js's `headers()` and other fetch-like Headers are not instances of the global class.
+  if (typeof (headers as Headers).get === "function") return (name) => (headers as Headers).get(name);
   const lowered = new Map<string, string>();
   for (const [name, value] of Object.entries(
     headers as Record<string, string | readonly string[] | undefined>,

@@ -51,6 +51,9 @@ describe("verifyWebhook", () => {
     expect(verifyWebhook(Buffer.from(bytes), new Headers(d.headers), secret).order_id).toBe("order-1001");
     const shouted = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toUpperCase(), v]));
     expect(verifyWebhook(bytes, shouted, secret).order_id).toBe("order-1001");
+    // A Headers-like object that is not the global class (Next.js's headers()).
+    const headersLike = { get: (name: string) => new Headers(d.headers).get(name) };
+    expect(verifyWebhook(d.body, headersLike, secret).order_id).toBe("order-1001");
     // Node's req.headers: lowercase names, possibly arrays.
     const node = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), [v]]));
     expect(verifyWebhook(d.body, node, secret).order_id).toBe("order-1001");
