@@ -7,7 +7,8 @@
  * schemas, every status the handler can answer, using the error responses and `security` of
  * ./common), then add it to `areas` below. test/openapi-coverage.test.ts fails for every route of
  * lib/api/routes.ts left out; test/helpers.ts `api()` checks every response against the document.
- * A 500 is added to every operation here; do not repeat it.
+ * A 500 is added to every operation here; do not repeat it. After any change to the document,
+ * `npm run generate -w @kassa/node` regenerates the Node client's copy and types (its test fails until then).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { baseUrl } from "@/lib/env";
