@@ -273,11 +273,20 @@ test("two instances on one database share payments, webhooks, rate limits and th
     receiver.release();
     // After the lease, the survivor claims the rows again: the attempt in flight is closed as
     // interrupted (it counts as made), and the next one is on the schedule, 60 s later.
+    const victimHeld = holders.filter((h) => h.locked_by === victimWorker).length;
+    // Done re-claiming when the victim's attempts are closed and nothing runs any more: only then
+    // is the next attempt scheduled (on the business's clock), so the advance below reaches it.
     await waitFor(
       "the survivor to re-claim",
-      async () =>
-        (await db`select 1 from jobs where locked_by = ${victimWorker} and status = 'running'`).length === 0,
-      leaseSeconds * 1000 + 10_000,
+      async () => {
+        const [row] = await db<{ interrupted: number; running: number }[]>`
+          select
+            (select count(*)::int from webhook_deliveries d join webhook_events e on e.id = d.event_id
+              where e.business_id = ${hanging.id} and d.outcome = 'interrupted') as interrupted,
+            (select count(*)::int from jobs where business_id = ${hanging.id} and status = 'running') as running`;
+        return row!.interrupted === victimHeld && row!.running === 0;
+      },
+      leaseSeconds * 1000 + 15_000,
     );
     const advanced = await post(survivor, hanging.secret_key, "/sandbox/clock/advance", { seconds: 60 });
     expect(advanced.status).toBe(200);
