@@ -102,6 +102,29 @@ describe("reconciling attempts a crash left open", () => {
     expect(await succeededEvents(session_id)).toHaveLength(1);
   });
 
+  it("never guesses: a customer the provider does not know is an error and the attempt stays open", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    const { attemptId } = await crashAfterCharge(session_id, "4242424242424242");
+    const [open] = await attemptsOf(session_id);
+    // As an instance whose emulator never saw the dead sibling's objects would find it.
+    const setCustomer = (id: string | null) =>
+      testDb()
+        .update(paymentAttempts)
+        .set({ providerCustomerId: id })
+        .where(eq(paymentAttempts.id, attemptId));
+    await setCustomer("cus_unknownToThisAccount");
+
+    expect(await reconcileOpenAttempts(testDb())).toMatchObject({ checked: 1, errors: 1, failed: 0 });
+    expect((await attemptsOf(session_id))[0]).toMatchObject({ id: attemptId, status: "started" });
+    expect((await paymentRow(session_id))?.status).toBe("processing");
+
+    // Asked where the customer is known, the charge is found and settled.
+    await setCustomer(open!.providerCustomerId);
+    expect(await reconcileOpenAttempts(testDb())).toMatchObject({ checked: 1, charged: 1, errors: 0 });
+    expect((await paymentRow(session_id))?.status).toBe("succeeded");
+  });
+
   it("leaves a redirect payment the payer has not paid yet waiting (pending, never failed), then records the payer's payment", async () => {
     const biz = await paymentsBusiness();
     const { session_id } = await newSession(biz);
