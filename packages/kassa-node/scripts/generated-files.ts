@@ -40,7 +40,8 @@ async function formatted(filePath: string, text: string): Promise<string> {
 
 export async function generatedFiles(): Promise<GeneratedFile[]> {
   const document = portableDocument();
-  const types = astToString(await openapiTS(document, { silent: true }));
+  // emptyObjectsUnknown: an object schema without properties (metadata) allows any, as JSON Schema says.
+  const types = astToString(await openapiTS(document, { silent: true, emptyObjectsUnknown: true }));
   const jsonPath = path.join(packageDir, "openapi.json");
   const typesPath = path.join(packageDir, "src", "schema.d.ts");
   return [

@@ -1336,8 +1336,10 @@ export interface components {
       }[];
       description?: string | null;
       paymentMethodId?: string | null;
-      ip?: unknown;
-      metadata?: unknown;
+      /** @description Secret key only: the payer's IPv4 or IPv6 address, checked when they pay. With a public key the client IP is captured. */
+      ip?: string | null;
+      /** @description Free key-value pairs, returned in webhooks (renewals included): at most 50 keys of at most 40 characters, 5 levels, 8192 bytes as JSON. */
+      metadata?: Record<string, unknown> | null;
       email?: string | null;
       subscription?: {
         /** @enum {string} */
@@ -1547,7 +1549,7 @@ export interface components {
       at_period_end?: boolean | null | "";
     };
     /** @description No fields; the body may be empty. */
-    ResumeSubscriptionInput: Record<string, never>;
+    ResumeSubscriptionInput: Record<string, unknown>;
     /** @description The live state of a session, for the hosted page's polling. */
     CheckoutStatus: {
       session_id: string;
@@ -1857,10 +1859,7 @@ export interface components {
       session_id: string | null;
       order_id: string | null;
       subscription_id: string | null;
-      /** @description The exact body sent (and signed) on every attempt, parsed: the webhook payload. */
-      payload: {
-        [key: string]: unknown;
-      };
+      payload: components["schemas"]["WebhookPayload"];
       attempt_count: number;
       resend_count: number;
       /**
@@ -3363,7 +3362,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never>;
+        "application/json": Record<string, unknown>;
       };
     };
     responses: {
@@ -3440,7 +3439,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never>;
+        "application/json": Record<string, unknown>;
       };
     };
     responses: {
@@ -3517,7 +3516,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never>;
+        "application/json": Record<string, unknown>;
       };
     };
     responses: {
@@ -4568,7 +4567,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never>;
+        "application/json": Record<string, unknown>;
       };
     };
     responses: {
@@ -5005,7 +5004,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
-        "application/json": Record<string, never>;
+        "application/json": Record<string, unknown>;
       };
     };
     responses: {
