@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { apiHandler } from "@/lib/http/handler";
 import {
@@ -10,6 +11,19 @@ import { challengePage } from "@/lib/providers/sandbox/challenge-page";
 import { answerSandboxChallenge, findSandboxChallenge } from "@/lib/payments/sandbox-challenge";
 
 // The sandbox redirect provider's own pages (they stand for an external provider's site).
+
+/** The form of the payment page: which button the payer pressed. */
+export const sandboxPayerFormSchema = z.object({ action: z.enum(["pay", "underpay", "fail"]) });
+
+/** The form of the 3-D Secure challenge page. */
+export const sandboxChallengeFormSchema = z.object({ outcome: z.enum(["succeed", "fail"]) });
+
+/** A posted form's fields; a repeated field counts by its first value. */
+async function formFields(request: Request): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(await request.text())) fields[name] ??= value;
+  return fields;
+}
 
 function html(status: number, body: string): Response {
   return new Response(body, {
@@ -40,17 +54,9 @@ export const postSandboxProviderPage = apiHandler({
     const id = params.payment_id ?? "";
     const payment = await findSimulatedPayment(db, id);
     if (!payment) throw new NotFoundError("sandbox_payment_not_found", "No such sandbox provider payment");
-    const form = new URLSearchParams(await request.text());
-    const kind = form.get("action");
-    const action: SandboxPayerAction | null =
-      kind === "pay"
-        ? { kind: "pay" }
-        : kind === "underpay"
-          ? { kind: "underpay" }
-          : kind === "fail"
-            ? { kind: "fail" }
-            : null;
-    if (!action) return html(400, simulatorPage(payment, "Choose Pay, Underpay or Fail."));
+    const form = sandboxPayerFormSchema.safeParse(await formFields(request));
+    if (!form.success) return html(400, simulatorPage(payment, "Choose Pay, Underpay or Fail."));
+    const action: SandboxPayerAction = { kind: form.data.action };
     try {
       const updated = await simulatePayerAction(db, id, action);
       return new Response(null, { status: 303, headers: { location: updated.returnUrl } });
@@ -77,10 +83,9 @@ export const postSandboxChallengePage = apiHandler({
   handle: async ({ request, params, db }) => {
     const challenge = await findSandboxChallenge(db, params.attempt_id ?? "");
     if (!challenge) throw new NotFoundError("challenge_not_found", "No such 3-D Secure challenge");
-    const outcome = new URLSearchParams(await request.text()).get("outcome");
-    if (outcome !== "succeed" && outcome !== "fail")
-      return html(400, challengePage({ ...challenge, notice: "Choose Complete or Fail." }));
-    await answerSandboxChallenge(db, challenge, outcome);
+    const form = sandboxChallengeFormSchema.safeParse(await formFields(request));
+    if (!form.success) return html(400, challengePage({ ...challenge, notice: "Choose Complete or Fail." }));
+    await answerSandboxChallenge(db, challenge, form.data.outcome);
     return new Response(null, { status: 303, headers: { location: challenge.returnUrl } });
   },
 });

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ProviderEventReceivedSchema } from "@/lib/api/provider-webhooks";
+import { sandboxChallengeFormSchema, sandboxPayerFormSchema } from "@/lib/api/sandbox-provider-page";
 import {
   ErrorMessageSchema,
   PaymentNotFoundSchema,
@@ -132,7 +133,7 @@ export function registerProviderCallbacks(registry: OpenAPIRegistry): void {
     security: security.none,
     request: {
       params: paymentParams,
-      body: formBody(z.object({ action: z.enum(["pay", "underpay", "fail"]) })),
+      body: formBody(sandboxPayerFormSchema),
     },
     responses: {
       303: redirect("Back to the payment's return URL (Kassa's checkout)."),
@@ -170,7 +171,7 @@ export function registerProviderCallbacks(registry: OpenAPIRegistry): void {
     security: security.none,
     request: {
       params: attemptParams,
-      body: formBody(z.object({ outcome: z.enum(["succeed", "fail"]) })),
+      body: formBody(sandboxChallengeFormSchema),
     },
     responses: {
       303: redirect("Back to the checkout page."),
