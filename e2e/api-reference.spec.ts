@@ -8,6 +8,7 @@ type Document = { info: { title: string }; paths: Record<string, Record<string, 
 test("the API reference renders the OpenAPI document signed out, without any request off the Kassa origin", async ({
   page,
   baseURL,
+  isMobile,
 }) => {
   const origin = new URL(baseURL!).origin;
   const offOrigin: string[] = [];
@@ -36,8 +37,13 @@ test("the API reference renders the OpenAPI document signed out, without any req
 
   await expect(page.getByRole("heading", { level: 1, name: document.info.title })).toBeVisible();
   const sidebar = page.getByRole("navigation", { name: `Sidebar for ${document.info.title}` });
+  // On a phone the sidebar is behind the header's menu button, and closes after each choice.
+  const openSidebar = async () => {
+    if (isMobile) await page.getByRole("button", { name: "Open Menu" }).click();
+  };
 
   // POST /session: listed under its tag, and its section describes it.
+  await openSidebar();
   await sidebar.getByRole("button", { name: `${createSession!.summary} HTTP Method: POST` }).click();
   await expect(page.getByRole("heading", { level: 3, name: createSession!.summary })).toBeVisible();
   await expect(page.getByRole("list", { name: `${createSession!.tags![0]} endpoints` })).toContainText(
@@ -45,6 +51,7 @@ test("the API reference renders the OpenAPI document signed out, without any req
   );
 
   // POST /payout/create: its tag is folded at first; open it from the sidebar.
+  await openSidebar();
   await sidebar.getByRole("button", { name: new RegExp(`^${createPayout!.tags![0]} Open Group`) }).click();
   await sidebar.getByRole("button", { name: `${createPayout!.summary} HTTP Method: POST` }).click();
   await expect(page.getByRole("heading", { level: 3, name: createPayout!.summary })).toBeVisible();
