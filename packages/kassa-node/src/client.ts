@@ -8,13 +8,12 @@ export type KassaSchemas = components["schemas"];
 /** An openapi-fetch client typed by the Kassa API: `GET`, `POST`, … with `{ data, error, response }`. */
 export type KassaClient = Client<paths>;
 
-export type KassaClientOptions = (
-  | { /** `sk_test_…` / `sk_live_…`: server-side only. */ secretKey: string; publicKey?: never }
-  | {
-      /** `pk_test_…` / `pk_live_…`: POST /session (one-time payments) and GET /payments/methods only. */ publicKey: string;
-      secretKey?: never;
-    }
-) & {
+/** `sk_test_…` / `sk_live_…`: the merchant API; server-side only. */
+type SecretKeyOption = { secretKey: string; publicKey?: never };
+/** `pk_test_…` / `pk_live_…`: POST /session (one-time payments) and GET /payments/methods only. */
+type PublicKeyOption = { publicKey: string; secretKey?: never };
+
+export type KassaClientOptions = (SecretKeyOption | PublicKeyOption) & {
   /** The server's base_url, e.g. `https://pay.example.com/api`. */
   baseUrl: string;
   /** A fetch to use instead of the global one (tests, proxies, retries). */
