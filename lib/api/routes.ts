@@ -53,6 +53,7 @@ import {
 } from "./webhooks";
 import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
 import { getOpenApiDocument } from "./openapi";
+import { getLiveness, getReadiness } from "./health";
 
 /**
  * `cors`: the endpoint accepts a public key, so a browser on a merchant's own site may call it
@@ -126,6 +127,9 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/checkout/sessions/:session_id/pay", handler: postCheckoutPay },
   // This API's OpenAPI document (public; decision 0027).
   { method: "GET", pattern: "/openapi.json", handler: getOpenApiDocument, cors: true },
+  // Probes for load balancers and process managers (docs/operations.md): no key.
+  { method: "GET", pattern: "/health/live", handler: getLiveness },
+  { method: "GET", pattern: "/health/ready", handler: getReadiness },
 ];
 
 function match(pattern: string, path: string): Params | null {

@@ -15,6 +15,7 @@ import { baseUrl } from "@/lib/env";
 import { errorResponses, registerCommon } from "./common";
 import { registerCheckout } from "./paths/checkout";
 import { registerApiKeys } from "./paths/api-keys";
+import { registerHealth } from "./paths/health";
 import { registerMeta } from "./paths/meta";
 import { registerPayouts } from "./paths/payouts";
 import { registerProviderCallbacks } from "./paths/provider-callbacks";
@@ -40,6 +41,7 @@ const areas: RegisterArea[] = [
   registerProviderCallbacks,
   registerWebhookEvents,
   registerMeta,
+  registerHealth,
 ];
 
 export function buildOpenApiDocument(): OpenAPIObject {

@@ -9,6 +9,7 @@ import { claimJobs, extendLeases, releaseJobs, type ClaimedJob } from "@/lib/job
 import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/job-context";
 import { registerLocalExecutor } from "@/lib/jobs/local-executors";
 import { executeClaimedJob } from "@/lib/jobs/run-job";
+import { markWorkerStopped, markWorkerTick } from "@/lib/health/worker-status";
 import { log } from "@/lib/log";
 import { reconcileOpenAttempts } from "@/lib/payments/reconcile-attempts";
 
@@ -111,6 +112,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
 
   const loop = (async () => {
     while (running) {
+      markWorkerTick(); // readiness: background work is running (lib/health)
       const free = concurrency - active.size;
       let claimed: ClaimedJob[] = [];
       if (free > 0) {
@@ -186,6 +188,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
     stop: () =>
       (stopped ??= (async () => {
         running = false;
+        markWorkerStopped();
         unregister();
         wake();
         await loop;
