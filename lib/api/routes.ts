@@ -1,5 +1,6 @@
 import type { ApiHandler, Params } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
+import { observeHttpRequest, unmatchedRoute } from "@/lib/metrics/http-metrics";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
 import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
@@ -195,24 +196,36 @@ export function createRouter(table: readonly Route[]) {
   return async function dispatch(request: Request, prefix = "/api"): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
-    let pathMatched = false;
+    const started = performance.now();
+    const { response, route } = await answer(request, path);
+    observeHttpRequest(route, request.method, response.status, (performance.now() - started) / 1000);
+    return response;
+  };
+
+  /** The answer, and the route pattern it counts under in the metrics (lib/metrics). */
+  async function answer(request: Request, path: string): Promise<{ response: Response; route: string }> {
+    let matchedPattern: string | null = null;
     const corsMethods: string[] = [];
     for (const route of table) {
       const params = match(route.pattern, path.replace(/\/$/, "") || "/");
       if (!params) continue;
-      pathMatched = true;
+      matchedPattern ??= route.pattern;
       if (route.method === request.method) {
         const response = await route.handler(request, params);
         if (route.cors && !sentSecretKey(request)) withCors(response.headers);
-        return response;
+        return { response, route: route.pattern };
       }
       if (route.cors) corsMethods.push(route.method);
     }
-    if (request.method === "OPTIONS" && corsMethods.length) return preflight(corsMethods);
-    return pathMatched
-      ? json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` })
-      : json(404, { error: "not_found", message: "No such endpoint" });
-  };
+    if (request.method === "OPTIONS" && corsMethods.length)
+      return { response: preflight(corsMethods), route: matchedPattern! };
+    return matchedPattern
+      ? {
+          response: json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` }),
+          route: matchedPattern,
+        }
+      : { response: json(404, { error: "not_found", message: "No such endpoint" }), route: unmatchedRoute };
+  }
 }
 
 export const dispatch = createRouter(routes);
