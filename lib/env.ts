@@ -74,6 +74,13 @@ const envSchema = z.object({
   INSTANCE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   RECONCILE_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
+  /**
+   * Operations (docs/operations.md): GET /metrics needs this as a Bearer token; without it only
+   * loopback clients not behind a proxy may scrape. The ledger is verified every
+   * LEDGER_VERIFY_INTERVAL_MINUTES for the kassa_ledger_verify_* gauges (0: never).
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  LEDGER_VERIFY_INTERVAL_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
 });
 
 export type Env = z.infer<typeof envSchema>;

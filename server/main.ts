@@ -11,6 +11,7 @@ import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { setReady } from "@/lib/health/readiness";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { log } from "@/lib/log";
+import { startLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
@@ -38,6 +39,8 @@ async function main() {
   // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
   registerAllJobHandlers();
   const worker = startEmbeddedWorker(handle.db);
+  // The kassa_ledger_verify_* gauges (docs/operations.md), every LEDGER_VERIFY_INTERVAL_MINUTES.
+  const stopLedgerVerification = startLedgerVerification(handle.db);
   // The Stripe emulator sandbox businesses pay through (each business its own account).
   const sandbox = await startSandboxProviders();
   // Other sandbox businesses connect on first use; the demo now, so it sells plans at once.
@@ -89,7 +92,7 @@ async function main() {
     console.log(`${signal}: stopping Kassa (requests under way finish first)…`);
     // New connections are refused at once; the database closes only after every request that
     // started and every job that runs is done (or, past their bounds, cut or released).
-    const [{ cut }] = await Promise.all([serving.drain(), worker.stop()]);
+    const [{ cut }] = await Promise.all([serving.drain(), worker.stop(), stopLedgerVerification()]);
     if (cut) log.warn("requests still running after 30 s were cut at shutdown", { cut });
     await sandbox.stop();
     // This process is gone at once for the reconciler: an attempt a request cut at the drain left

@@ -3,12 +3,13 @@ import type { Duplex } from "node:stream";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { repairPercentEncoding } from "@/lib/http/repair-percent-encoding";
 import { log } from "@/lib/log";
+import { metricsPath, serveMetrics } from "@/lib/metrics/serve-metrics";
 
 type Handle = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 /**
- * What the server does with each request before Next: the client address header, and a path
- * Next can decode (no input may become its bare 500: a malformed escape is made literal, so the
+ * What the server does with each request before Next: the client address header, GET /metrics,
+ * and a path Next can decode (no input may become its bare 500: a malformed escape is made literal, so the
  * router or the page finds nothing by it and answers its own 404).
  */
 export function requestListener(handle: Handle): http.RequestListener {
@@ -23,7 +24,9 @@ export function requestListener(handle: Handle): http.RequestListener {
       });
       req.url = repaired;
     }
-    void handle(req, res);
+    // Prometheus's scrape, on the origin (docs/operations.md): answered here, not by Next.
+    if (req.url?.split("?")[0] === metricsPath) void serveMetrics(req, res);
+    else void handle(req, res);
   };
 }
 

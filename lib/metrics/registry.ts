@@ -50,6 +50,18 @@ function createMetrics() {
       labelNames: ["provider", "operation"] as const,
       registers,
     }),
+    outboxJobs: new Gauge({
+      name: "kassa_outbox_jobs",
+      help: "Outbox rows waiting (pending: due or scheduled) or running, by job kind; read from the database at each scrape.",
+      labelNames: ["kind", "status"] as const,
+      registers,
+    }),
+    outboxOldestDueAge: new Gauge({
+      name: "kassa_outbox_oldest_due_age_seconds",
+      help: "Seconds the oldest pending row that is due has waited past its run time, by job kind (0: nothing due).",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
     ledgerVerifyOk: new Gauge({
       name: "kassa_ledger_verify_ok",
       help: "1 when the last periodic ledger verification found no problem, 0 when it found some or failed to run.",

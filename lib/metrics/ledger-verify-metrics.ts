@@ -1,0 +1,44 @@
+import type { Db } from "@/db/client";
+import { env } from "@/lib/env";
+import { verifyLedger } from "@/lib/ledger/verify-ledger";
+import { log } from "@/lib/log";
+import { metrics } from "./registry";
+
+/** Verifies the whole ledger once and records the result in the kassa_ledger_verify_* gauges. */
+export async function recordLedgerVerification(db: Db): Promise<void> {
+  const m = metrics();
+  const started = performance.now();
+  try {
+    const report = await verifyLedger(db);
+    m.ledgerVerifyOk.set(report.ok ? 1 : 0);
+    m.ledgerVerifyProblems.set(report.problems.length);
+    if (!report.ok) log.error("ledger verification found problems", { problems: report.problems.slice(0, 20) });
+  } catch (error) {
+    // Not knowing counts as failing: the alert on kassa_ledger_verify_ok fires either way.
+    m.ledgerVerifyOk.set(0);
+    log.warn("ledger verification could not run", { error });
+  } finally {
+    m.ledgerVerifyDuration.set((performance.now() - started) / 1000);
+    m.ledgerVerifyLastRun.set(Date.now() / 1000);
+  }
+}
+
+/**
+ * Verifies at start and every LEDGER_VERIFY_INTERVAL_MINUTES (0: never), one run at a time, in each
+ * server process (a read-only snapshot; each instance's gauges then stand on their own).
+ * Answers a stop function that waits for a run under way.
+ */
+export function startLedgerVerification(db: Db, intervalMs = env().LEDGER_VERIFY_INTERVAL_MINUTES * 60_000) {
+  if (intervalMs <= 0) return async () => {};
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= recordLedgerVerification(db).finally(() => (running = null));
+  };
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  run();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
