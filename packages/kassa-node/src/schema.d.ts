@@ -993,6 +993,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/health/live": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness probe
+     * @description 200 whenever the process answers HTTP; it does not touch the database. No key.
+     */
+    get: operations["getLiveness"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/health/ready": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness probe
+     * @description 200 when this process should get traffic: listening and not shutting down, the database answers within 2 s, every shipped migration is applied, and background work runs (the embedded worker polled recently, or Inngest is configured). 503 otherwise; the body lists each check either way. No key.
+     */
+    get: operations["getReadiness"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   succeeded: {
@@ -2177,6 +2217,33 @@ export interface components {
       };
     } & {
       [key: string]: unknown;
+    };
+    Liveness: {
+      /** @enum {string} */
+      status: "ok";
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: "ready" | "not_ready";
+      checks: {
+        /** @description Listening, and not shutting down. */
+        accepting: {
+          ok: boolean;
+          detail?: string;
+        };
+        database: components["schemas"]["HealthCheck"];
+        migrations: components["schemas"]["HealthCheck"];
+        /** @description The embedded worker polls, or Inngest is configured. */
+        background: {
+          ok: boolean;
+          detail?: string;
+        };
+      };
+    };
+    /** @description One readiness check; `detail` says why it failed (or what passed). */
+    HealthCheck: {
+      ok: boolean;
+      detail?: string;
     };
   };
   responses: never;
@@ -5638,6 +5705,73 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  getLiveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process is alive. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Liveness"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Readiness"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Not ready; the failing checks say why. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Readiness"];
         };
       };
     };
