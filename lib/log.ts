@@ -1,12 +1,38 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "@/lib/env";
+
+/**
+ * Fields every log line written inside a request or a job run carries (requestId, businessId,
+ * jobId, kind), without passing them down. One store on globalThis: Next's bundles and the
+ * server's modules log through their own copies of lib/log.ts.
+ */
+export type LogContext = Record<string, string | undefined>;
+
+const globalKey = Symbol.for("kassa.logContext");
+const holder = globalThis as unknown as { [globalKey]?: AsyncLocalStorage<LogContext> };
+const storage = (holder[globalKey] ??= new AsyncLocalStorage<LogContext>());
+
+/** Runs `work` with these fields (added to any context already open) on its log lines. */
+export function withLogContext<T>(fields: LogContext, work: () => T): T {
+  return storage.run({ ...storage.getStore(), ...fields }, work);
+}
+
+/** Adds a field once it is known (the business, after the API key is checked). */
+export function addLogContext(fields: LogContext): void {
+  const store = storage.getStore();
+  if (store) Object.assign(store, fields);
+}
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = Exclude<keyof typeof levels, "silent">;
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (levels[level] < levels[env().LOG_LEVEL]) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }, (_key, value: unknown) =>
-    value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+  // The request's or job's own ids (withLogContext) first; a line's explicit fields win.
+  const line = JSON.stringify(
+    { time: new Date().toISOString(), level, message, ...storage.getStore(), ...fields },
+    (_key, value: unknown) =>
+      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
   );
   if (level === "error" || level === "warn") process.stderr.write(line + "\n");
   else process.stdout.write(line + "\n");

@@ -88,7 +88,10 @@ describe("GET /api/health/ready", () => {
     markWorkerStopped();
     let { status, body } = await get("/health/ready");
     expect(status).toBe(503);
-    expect((body.checks as Checks).background).toEqual({ ok: false, detail: "the embedded worker is not running" });
+    expect((body.checks as Checks).background).toEqual({
+      ok: false,
+      detail: "the embedded worker is not running",
+    });
 
     markWorkerTick(Date.now() - 120_000);
     expect(checkBackground()).toEqual({ ok: false, detail: "the embedded worker has not polled for 120 s" });

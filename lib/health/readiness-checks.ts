@@ -46,7 +46,10 @@ async function checkMigrations(db: Db): Promise<Check> {
           sql`select to_regclass('drizzle.__drizzle_migrations')::text as name`,
         );
         if (!table?.name) return [];
-        return queryRows<{ created_at: string | number }>(db, sql`select created_at from drizzle.__drizzle_migrations`);
+        return queryRows<{ created_at: string | number }>(
+          db,
+          sql`select created_at from drizzle.__drizzle_migrations`,
+        );
       })(),
       databaseTimeoutMs,
       "the database",
@@ -54,7 +57,10 @@ async function checkMigrations(db: Db): Promise<Check> {
     const applied = new Set(rows.map((row) => Number(row.created_at)));
     const missing = shipped.filter((entry) => !applied.has(entry.when)).map((entry) => entry.tag);
     return missing.length
-      ? { ok: false, detail: `${missing.length} of ${shipped.length} migrations not applied: ${missing.join(", ")}` }
+      ? {
+          ok: false,
+          detail: `${missing.length} of ${shipped.length} migrations not applied: ${missing.join(", ")}`,
+        }
       : { ok: true, detail: `${shipped.length} applied` };
   } catch (error) {
     return { ok: false, detail: message(error) };
@@ -78,9 +84,13 @@ export function checkBackground(now = Date.now()): Check {
 
 /** Whether this process should get traffic; each check is listed for the operator. */
 export async function readinessReport(db: Db | null): Promise<ReadinessReport> {
-  const accepting: Check = isReady() ? { ok: true } : { ok: false, detail: "not listening yet, or shutting down" };
+  const accepting: Check = isReady()
+    ? { ok: true }
+    : { ok: false, detail: "not listening yet, or shutting down" };
   const noDb: Check = { ok: false, detail: "no database opened" };
-  const [database, migrations] = db ? await Promise.all([checkDatabase(db), checkMigrations(db)]) : [noDb, noDb];
+  const [database, migrations] = db
+    ? await Promise.all([checkDatabase(db), checkMigrations(db)])
+    : [noDb, noDb];
   const checks = { accepting, database, migrations, background: checkBackground() };
   return { ready: Object.values(checks).every((c) => c.ok), checks };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
 import { authenticateApiKey, type ApiCaller } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
-import { log } from "@/lib/log";
+import { addLogContext, log, withLogContext } from "@/lib/log";
 import { errorResponse, internalErrorBody, json } from "./respond";
 
 export type Params = Record<string, string>;
@@ -24,6 +24,11 @@ type Options<A extends "secret" | "secret_or_public" | "none"> = {
 export function apiHandler<A extends "secret" | "secret_or_public" | "none">(options: Options<A>): ApiHandler {
   return async (request, params = {}) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+    // Every line logged while this request runs carries its id, and its business once known.
+    return withLogContext({ requestId }, () => respond(request, params, requestId));
+  };
+
+  async function respond(request: Request, params: Params, requestId: string): Promise<Response> {
     let response: Response;
     try {
       const db = await getDb();
@@ -31,6 +36,7 @@ export function apiHandler<A extends "secret" | "secret_or_public" | "none">(opt
         options.auth === "none"
           ? null
           : await authenticateApiKey(db, request.headers.get("authorization"), options.auth as "secret");
+      if (caller) addLogContext({ businessId: caller.business.id });
       response = await options.handle({ request, params, db, requestId, caller } as Context<
         A extends "none" ? null : ApiCaller
       >);
@@ -44,5 +50,5 @@ export function apiHandler<A extends "secret" | "secret_or_public" | "none">(opt
     }
     response.headers.set("x-request-id", requestId);
     return response;
-  };
+  }
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, jobs } from "@/db/schema";
-import { log } from "@/lib/log";
+import { log, withLogContext } from "@/lib/log";
 import { parseDbTime } from "@/lib/time";
 import { claimJobs, type ClaimedJob } from "./claim-jobs";
 import type { JobContext } from "@/lib/job-context";
@@ -18,6 +18,13 @@ export function errorBackoffMs(attempts: number): number {
  * worker whose lease ran out (and whose row someone else claimed) changes nothing.
  */
 export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<FinishedJob> {
+  // Every line the run logs carries the job (and its business), as a request's carry its id.
+  return withLogContext({ jobId: job.id, kind: job.kind, businessId: job.businessId ?? undefined }, () =>
+    runClaimedJob(db, job, ctx),
+  );
+}
+
+async function runClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<FinishedJob> {
   let outcome: JobOutcome;
   try {
     outcome = await jobHandler(job.kind)(db, job, ctx);

@@ -12,7 +12,8 @@ export async function recordLedgerVerification(db: Db): Promise<void> {
     const report = await verifyLedger(db);
     m.ledgerVerifyOk.set(report.ok ? 1 : 0);
     m.ledgerVerifyProblems.set(report.problems.length);
-    if (!report.ok) log.error("ledger verification found problems", { problems: report.problems.slice(0, 20) });
+    if (!report.ok)
+      log.error("ledger verification found problems", { problems: report.problems.slice(0, 20) });
   } catch (error) {
     // Not knowing counts as failing: the alert on kassa_ledger_verify_ok fires either way.
     m.ledgerVerifyOk.set(0);

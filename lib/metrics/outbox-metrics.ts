@@ -8,7 +8,12 @@ import { metrics } from "./registry";
  * so an alert sees the queue drain. Shared by every instance on the database: any one's scrape tells.
  */
 export async function refreshOutboxGauges(db: Db): Promise<void> {
-  const rows = await queryRows<{ kind: string; status: string; n: number | string; oldest: number | string | null }>(
+  const rows = await queryRows<{
+    kind: string;
+    status: string;
+    n: number | string;
+    oldest: number | string | null;
+  }>(
     db,
     sql`select kind, status, count(*) as n,
           extract(epoch from now() - min(run_at) filter (where status = 'pending' and run_at <= now())) as oldest

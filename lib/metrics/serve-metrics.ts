@@ -9,7 +9,12 @@ import { scrapeAccess } from "./scrape-access";
 /** The path on the origin (not under base_url: it is for operators, not merchants). */
 export const metricsPath = "/metrics";
 
-function answer(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) {
+function answer(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: http.OutgoingHttpHeaders = {},
+) {
   const text = JSON.stringify(body);
   res
     .writeHead(status, {
@@ -24,13 +29,23 @@ function answer(res: http.ServerResponse, status: number, body: unknown, headers
 /** GET /metrics in Prometheus's text format, for a scraper scrapeAccess lets in. */
 export async function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (req.method !== "GET" && req.method !== "HEAD") {
-    answer(res, 405, { error: "method_not_allowed", message: `${req.method} is not allowed here` }, { allow: "GET, HEAD" });
+    answer(
+      res,
+      405,
+      { error: "method_not_allowed", message: `${req.method} is not allowed here` },
+      { allow: "GET, HEAD" },
+    );
     return;
   }
   const access = scrapeAccess({ peer: req.socket.remoteAddress, headers: req.headers }, env().METRICS_TOKEN);
   if (!access.allowed) {
     const error = access.status === 401 ? "unauthorized" : "forbidden";
-    answer(res, access.status, { error, message: access.message }, access.status === 401 ? { "www-authenticate": "Bearer" } : {});
+    answer(
+      res,
+      access.status,
+      { error, message: access.message },
+      access.status === 401 ? { "www-authenticate": "Bearer" } : {},
+    );
     return;
   }
   const m = metrics();

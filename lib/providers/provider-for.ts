@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import type { Db } from "@/db/client";
 import type { Business } from "@/db/schema";
 import { ProviderError } from "@/lib/errors";
+import { instrumentProvider } from "@/lib/metrics/provider-metrics";
 import { readProviderConfig } from "./provider-config";
 import { SandboxRedirectAdapter } from "./sandbox/sandbox-adapter";
 import { sandboxEmulator, sandboxStripeKey } from "./stripe/sandbox-emulator";
@@ -49,11 +50,12 @@ export async function stripeFor(db: Db, business: BusinessRef): Promise<Stripe> 
 }
 
 export async function providerFor(db: Db, business: BusinessRef, provider: string): Promise<PaymentProvider> {
-  if (provider === "stripe") return new StripeAdapter(await stripeFor(db, business));
+  // Every adapter call is timed and its throws counted (lib/metrics, docs/operations.md).
+  if (provider === "stripe") return instrumentProvider(new StripeAdapter(await stripeFor(db, business)), provider);
   if (provider === "sandbox") {
     if (business.mode !== "sandbox")
       throw new ProviderError("The sandbox provider serves sandbox businesses only");
-    return new SandboxRedirectAdapter(db, business.id);
+    return instrumentProvider(new SandboxRedirectAdapter(db, business.id), provider);
   }
   throw new ProviderError(`Unknown provider ${provider}`);
 }

@@ -13,6 +13,7 @@ import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-option
 import { fixedRequestHeaders, sendWebhook, type SendWebhookResult } from "./send-webhook";
 import { signatureHeaders } from "./sign-webhook";
 import { webhookSigningTokens } from "./webhook-token";
+import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
 
 type Reserved =
   | { kind: "stop"; reason: string }
@@ -215,5 +216,6 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
           retryAfterMs: null,
           refused: true,
         };
+  observeWebhookDelivery(result);
   return recordAttempt(db, event, delivery, result, options);
 };
