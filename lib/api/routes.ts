@@ -197,10 +197,22 @@ export function createRouter(table: readonly Route[]) {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
     const started = performance.now();
-    const { response, route } = await answer(request, path);
-    observeHttpRequest(route, request.method, response.status, (performance.now() - started) / 1000);
-    return response;
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const { response, route } = await answer(request, path);
+      observeHttpRequest(route, request.method, response.status, seconds());
+      return response;
+    } catch (error) {
+      // A handler outside apiHandler that throws: Next answers 500, counted here as one.
+      observeHttpRequest(matchedRoute(path), request.method, 500, seconds());
+      throw error;
+    }
   };
+
+  function matchedRoute(path: string): string {
+    const found = table.find((route) => match(route.pattern, path.replace(/\/$/, "") || "/"));
+    return found?.pattern ?? unmatchedRoute;
+  }
 
   /** The answer, and the route pattern it counts under in the metrics (lib/metrics). */
   async function answer(request: Request, path: string): Promise<{ response: Response; route: string }> {

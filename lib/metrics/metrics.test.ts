@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { dispatch } from "@/lib/api/routes";
+import { createRouter, dispatch } from "@/lib/api/routes";
 import { resetEnv } from "@/lib/env";
 import { defaultJobContext } from "@/lib/job-context";
 import { claimJobs } from "@/lib/jobs/claim-jobs";
@@ -16,8 +16,20 @@ import { recordLedgerVerification } from "./ledger-verify-metrics";
 import { instrumentProvider } from "./provider-metrics";
 import { scrapeAccess } from "./scrape-access";
 
-// The server's own listener over real HTTP, with a stub standing in for Next.
-const server = http.createServer(requestListener(async (_req, res) => void res.writeHead(404).end("next")));
+// The server's own listener over real HTTP; the stub standing in for Next hands /api to the router,
+// as app/api/[...path]/route.ts does (bodiless requests are enough here).
+const server = http.createServer(
+  requestListener(async (req, res) => {
+    if (!req.url?.startsWith("/api/")) return void res.writeHead(404).end("next");
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === "string") headers.set(name, value);
+    const response = await dispatch(
+      new Request(`http://127.0.0.1:${port}${req.url}`, { method: req.method, headers }),
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
+  }),
+);
 server.on("clientError", answerClientError);
 let port = 0;
 beforeAll(async () => {
@@ -41,13 +53,12 @@ function value(text: string, series: string): number | null {
   return line ? Number(line.slice(series.length + 1)) : null;
 }
 
+/** An API call over HTTP to the listening server. */
 const call = (method: string, path: string, key?: string) =>
-  dispatch(
-    new Request(`http://localhost/api${path}`, {
-      method,
-      headers: key ? { authorization: `Bearer ${key}` } : {},
-    }),
-  );
+  fetch(`http://127.0.0.1:${port}/api${path}`, {
+    method,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
 
 describe("GET /metrics access", () => {
   it("serves loopback clients when no token is configured, over real HTTP", async () => {
@@ -134,6 +145,15 @@ describe("metrics in a scrape", () => {
     ).toBe(before + 2);
     expect(text).not.toContain("ses_doesnotexist");
     expect(text).not.toContain("/no/such/endpoint");
+  });
+
+  it("counts a handler that throws as a 500 under its pattern", async () => {
+    const boom = createRouter([
+      { method: "GET", pattern: "/boom/:id", handler: () => Promise.reject(new Error("handler broke")) },
+    ]);
+    await expect(boom(new Request("http://localhost/api/boom/42"))).rejects.toThrow("handler broke");
+    const { text } = await scrape();
+    expect(value(text, 'kassa_http_requests_total{route="/boom/:id",method="GET",status="500"}')).toBe(1);
   });
 
   it("shows the outbox depth and the age of the oldest due row by kind, read at scrape time", async () => {
