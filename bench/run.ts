@@ -1,82 +1,233 @@
-// npm run bench: in-process throughput and latency of the hot API paths, through the same router
-// Next serves (lib/api/routes.ts), on the embedded PGlite or on DATABASE_URL's PostgreSQL.
-// Prints one line per scenario; BENCH_REQUESTS (default 2000) and BENCH_CONCURRENCY (default 16).
-import { performance } from "node:perf_hooks";
-import { openDatabase, type DatabaseHandle } from "@/db/client";
-import { dispatch } from "@/lib/api/routes";
-import { createBusiness } from "@/lib/businesses/create-business";
-import { installDatabase } from "@/lib/db";
-import { resetEnv } from "@/lib/env";
-import { clientIpHeader } from "@/lib/http/client-ip";
-import { prepareDatabase } from "@/lib/prepare-database";
+// npm run bench: Kassa's production server over real HTTP against a floor (bench/floor-server.ts:
+// node:http + postgres.js doing the same durable work), driven by the same load generator
+// (autocannon) in one run, rounds alternated. Prints req/s, p50, p99 and the ratio of each case,
+// webhook delivery, the checkout page's first-load JavaScript and the server's RSS, next to the
+// goals of issue 13. docs/benchmarks.md says what each case measures.
+//   BENCH_SECONDS (10) per round, BENCH_ROUNDS (2), BENCH_CONNECTIONS (16), BENCH_WEBHOOKS (200 per phase);
+//   DATABASE_URL: the PostgreSQL to use (else postgres://postgres@127.0.0.1:5432/kassa_bench,
+//   recreated on each run; unreachable: the PostgreSQL cases are skipped).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfNeeded } from "@/server/build";
+import { checkoutJavaScript, type CheckoutJs } from "./checkout-js";
+import { loadRound, median, type LoadCase, type RoundResult } from "./load";
+import { postgresTarget } from "./postgres-target";
+import { killAll, rssMb, startFloor, startKassa, type KassaServer, type Server } from "./processes";
+import { pool, webhookCase, type WebhookFigures } from "./webhooks";
 
-process.env.LOG_LEVEL ??= "error";
-process.env.ENCRYPTION_KEY ??= "be0c".repeat(16);
-process.env.RATE_LIMIT_SESSION_SECRET = "100000000";
-resetEnv();
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const webhookCount = Number(process.env.BENCH_WEBHOOKS ?? 200);
 
-const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
-
-async function open(): Promise<DatabaseHandle> {
-  const url = process.env.DATABASE_URL;
-  const handle = url ? await openDatabase({ kind: "postgres", url, max: concurrency }) : await openDatabase({ kind: "pglite" });
-  await prepareDatabase(handle);
-  return handle;
-}
-
-function call(method: string, path: string, key: string, body?: unknown): Promise<Response> {
-  const headers = new Headers({ authorization: `Bearer ${key}`, [clientIpHeader]: "203.0.113.7" });
-  if (body !== undefined) headers.set("content-type", "application/json");
-  return dispatch(
-    new Request(`http://bench.local/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-  );
-}
-
-async function scenario(name: string, run: (i: number) => Promise<Response>) {
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        const i = next++;
-        const t = performance.now();
-        const response = await run(i);
-        await response.arrayBuffer();
-        if (response.status >= 400) failures++;
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!.toFixed(2);
-  console.log(
-    `${name.padEnd(24)} ${(requests / seconds).toFixed(0).padStart(6)} req/s   p50 ${pct(50)} ms   p99 ${pct(99)} ms   errors ${failures}`,
-  );
-}
-
-const handle = await open();
-installDatabase(handle);
-const biz = await createBusiness(handle.db, { name: `Bench ${Date.now()}` });
 const runId = Date.now();
-const sessionIds: string[] = [];
-console.log(`Kassa bench on ${handle.kind}: ${requests} requests per scenario, concurrency ${concurrency}`);
-await scenario("POST /session", async (i) => {
-  const response = await call("POST", "/session", biz.secretKey, {
-    amount: 2500,
-    currency: "USD",
-    customer: "cus_bench",
-    order_id: `bench-${runId}-${i}`,
-    items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+let sequence = 0;
+function sessionCase(key: string): LoadCase {
+  return {
+    method: "POST",
+    path: () => "/api/session",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: () =>
+      JSON.stringify({
+        amount: 2500,
+        currency: "USD",
+        customer: "cus_bench",
+        order_id: `bench-${runId}-${sequence++}`,
+        items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+      }),
+  };
+}
+
+function paymentCase(key: string, ids: string[]): LoadCase {
+  let i = 0;
+  return {
+    method: "GET",
+    path: () => `/api/payment/${ids[i++ % ids.length]}`,
+    headers: { authorization: `Bearer ${key}` },
+  };
+}
+
+/** Sessions to read back in the GET /payment case. */
+async function seedSessions(server: Server, key: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  const make = sessionCase(key);
+  await pool(Array.from({ length: count }, (_, i) => i), 8, async () => {
+    const response = await fetch(server.origin + make.path(), { method: "POST", headers: make.headers, body: make.body!() });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`${server.name}: POST /session answered ${response.status}: ${text.slice(0, 300)}`);
+    ids.push((JSON.parse(text) as { session_id: string }).session_id);
   });
-  if (response.status === 201) sessionIds.push(((await response.clone().json()) as { session_id: string }).session_id);
-  return response;
+  return ids;
+}
+
+type Figures = { rps: number; p50: number; p99: number; failed: number; p99s: number[] };
+const collected = new Map<string, RoundResult[]>();
+const peakRss = new Map<number, number>();
+
+async function round(label: string, server: Server, c: LoadCase, kassaPid?: number) {
+  const sampler = kassaPid
+    ? setInterval(() => {
+        const rss = rssMb(kassaPid);
+        if (rss) peakRss.set(kassaPid, Math.max(peakRss.get(kassaPid) ?? 0, rss));
+      }, 250)
+    : undefined;
+  try {
+    const result = await loadRound(server.origin, c, seconds, connections);
+    collected.set(label, [...(collected.get(label) ?? []), result]);
+    process.stderr.write(
+      `  ${label.padEnd(34)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${result.failed ? `  FAILED ${result.failed}` : ""}\n`,
+    );
+  } finally {
+    if (sampler) clearInterval(sampler);
+  }
+}
+
+function figures(label: string): Figures | undefined {
+  const results = collected.get(label);
+  if (!results) return undefined;
+  return {
+    rps: median(results.map((r) => r.rps)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    failed: results.reduce((n, r) => n + r.failed, 0),
+    p99s: results.map((r) => r.p99),
+  };
+}
+
+const mark = (met: boolean) => (met ? "met" : "NOT met");
+const fmt = (f: Figures) =>
+  `${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(0).padStart(4)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms (rounds ${f.p99s.join(", ")})${f.failed ? `  ${f.failed} failed requests` : ""}`;
+
+async function main() {
+  const started = new Date();
+  console.log(`Kassa benchmark, ${started.toISOString()}: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(`autocannon, ${connections} connections, ${seconds} s per round, ${rounds} rounds alternated (medians below)\n`);
+
+  buildIfNeeded(root);
+  const target = await postgresTarget();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-"));
+  const servers: Server[] = [];
+  try {
+    process.stderr.write("starting servers…\n");
+    const pglite = await startKassa(root, "Kassa (PGlite)", { dataDir: path.join(scratch, "pglite") });
+    servers.push(pglite);
+    let pg: KassaServer | undefined;
+    let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
+    if ("url" in target) {
+      pg = await startKassa(root, "Kassa (PostgreSQL)", { databaseUrl: target.url, dataDir: path.join(scratch, "pg") });
+      servers.push(pg);
+      floor = await startFloor(root, target.url);
+      servers.push(floor);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    const restRss = new Map(servers.filter((s) => s !== floor).map((s) => [s.pid, rssMb(s.pid)]));
+
+    // Warm-up (JIT, connection pools, Next's route compilation), then sessions to read back.
+    process.stderr.write("warming up…\n");
+    const warm = Math.min(3, seconds);
+    await loadRound(pglite.origin, sessionCase(pglite.secretKey), warm, connections);
+    const pgliteIds = await seedSessions(pglite, pglite.secretKey, 50);
+    let pgIds: string[] = [];
+    let floorIds: string[] = [];
+    if (pg && floor) {
+      await loadRound(pg.origin, sessionCase(pg.secretKey), warm, connections);
+      await loadRound(floor.origin, sessionCase(floor.key), warm, connections);
+      pgIds = await seedSessions(pg, pg.secretKey, 200);
+      floorIds = await seedSessions(floor, floor.key, 200);
+    }
+
+    for (let r = 1; r <= rounds; r++) {
+      process.stderr.write(`round ${r}/${rounds}\n`);
+      if (pg && floor) {
+        await round("POST /session · Kassa · PostgreSQL", pg, sessionCase(pg.secretKey), pg.pid);
+        await round("POST /session · floor", floor, sessionCase(floor.key));
+        await round("GET /payment · Kassa · PostgreSQL", pg, paymentCase(pg.secretKey, pgIds), pg.pid);
+        await round("GET /payment · floor", floor, paymentCase(floor.key, floorIds));
+      }
+      await round("POST /session · Kassa · PGlite", pglite, sessionCase(pglite.secretKey), pglite.pid);
+      if (!pg) await round("GET /payment · Kassa · PGlite", pglite, paymentCase(pglite.secretKey, pgliteIds), pglite.pid);
+    }
+
+    // Webhooks and the checkout page on the PostgreSQL server when there is one (else PGlite).
+    const main = pg ?? pglite;
+    process.stderr.write(`webhooks: 2 × ${webhookCount} payments…\n`);
+    let webhooks: WebhookFigures | Error;
+    try {
+      webhooks = await webhookCase(main, webhookCount, connections);
+    } catch (error) {
+      webhooks = error as Error;
+    }
+    let checkout: CheckoutJs | Error;
+    try {
+      checkout = await checkoutJavaScript(main, (await seedSessions(main, main.secretKey, 1))[0]!);
+    } catch (error) {
+      checkout = error as Error;
+    }
+
+    // The report.
+    console.log("");
+    const sessionPg = figures("POST /session · Kassa · PostgreSQL");
+    const sessionFloor = figures("POST /session · floor");
+    const paymentPg = figures("GET /payment · Kassa · PostgreSQL");
+    const paymentFloor = figures("GET /payment · floor");
+    const sessionPglite = figures("POST /session · Kassa · PGlite");
+    const paymentPglite = figures("GET /payment · Kassa · PGlite");
+    if (sessionPg && sessionFloor && paymentPg && paymentFloor && "url" in target) {
+      console.log(`PostgreSQL: ${target.source === "default" ? `${target.url} (recreated for this run)` : "DATABASE_URL"}`);
+      const sessionRatio = sessionPg.rps / sessionFloor.rps;
+      const p99Ratio = sessionPg.p99 / sessionFloor.p99;
+      console.log(`POST /session (secret key), PostgreSQL`);
+      console.log(`  Kassa  ${fmt(sessionPg)}`);
+      console.log(`  floor  ${fmt(sessionFloor)}`);
+      console.log(`  ratio  ${sessionRatio.toFixed(3)} of the floor (goal ≥ 0.5: ${mark(sessionRatio >= 0.5)}); p99 ${p99Ratio.toFixed(1)}× the floor's (goal ≤ 3×: ${mark(p99Ratio <= 3)})`);
+      const paymentRatio = paymentPg.rps / paymentFloor.rps;
+      console.log(`GET /payment/{id}, PostgreSQL`);
+      console.log(`  Kassa  ${fmt(paymentPg)}`);
+      console.log(`  floor  ${fmt(paymentFloor)}`);
+      console.log(`  ratio  ${paymentRatio.toFixed(3)} of the floor (goal ≥ 0.5: ${mark(paymentRatio >= 0.5)})`);
+    } else {
+      console.log(`PostgreSQL cases skipped: ${"skipped" in target ? target.skipped : "no figures"}`);
+    }
+    if (sessionPglite) {
+      console.log(`POST /session (secret key), embedded PGlite`);
+      console.log(`  Kassa  ${fmt(sessionPglite)}`);
+      if (sessionPg) {
+        const ratio = sessionPglite.rps / sessionPg.rps;
+        console.log(`  ratio  ${ratio.toFixed(2)} of the same build on PostgreSQL (goal ≥ 0.6: ${mark(ratio >= 0.6)}); p99 goal ≤ 250 ms: ${mark(sessionPglite.p99 <= 250)}`);
+      } else {
+        console.log(`  ratio  - (no PostgreSQL to compare); p99 goal ≤ 250 ms: ${mark(sessionPglite.p99 <= 250)}`);
+      }
+    }
+    if (paymentPglite) console.log(`GET /payment/{id}, embedded PGlite\n  Kassa  ${fmt(paymentPglite)}`);
+
+    console.log(`Webhook delivery to a loopback receiver (${main === pg ? "PostgreSQL" : "PGlite"}, sandbox payments, ${connections} at once)`);
+    if (webhooks instanceof Error) console.log(`  failed: ${webhooks.message}`);
+    else {
+      console.log(`  answered at once: ${webhooks.delivered}/${webhooks.paid} delivered at ${webhooks.perSecond.toFixed(0)}/s while payments ran at ${webhooks.payPerSecond.toFixed(0)}/s`);
+      console.log(`  commit → first attempt p50 ${webhooks.p50.toFixed(0)} ms, p95 ${webhooks.p95.toFixed(0)} ms (goal ≤ 1000 ms: ${mark(webhooks.p95 <= 1000)})`);
+      console.log(`  backlog of ${webhooks.backlog} drained: ${webhooks.drained} deliveries at ${webhooks.drainPerSecond.toFixed(0)}/s (goal ≥ 500/s: ${mark(webhooks.drainPerSecond >= 500)})`);
+    }
+    console.log(`Checkout page, first-load JavaScript`);
+    if (checkout instanceof Error) console.log(`  failed: ${checkout.message}`);
+    else {
+      const kb = checkout.gzipBytes / 1000;
+      console.log(`  ${checkout.scripts} scripts, ${(checkout.rawBytes / 1000).toFixed(0)} kB raw, ${kb.toFixed(1)} kB gzip (goal ≤ 175 kB: ${mark(kb <= 175)})`);
+    }
+    console.log(`  Lighthouse goals (LCP ≤ 1.5 s, TBT ≤ 150 ms, CLS 0): not measured here (run Lighthouse on a sandbox checkout page)`);
+    console.log(`Server RSS (at rest after start → peak under load)`);
+    for (const server of servers.filter((s) => s !== floor))
+      console.log(`  ${server.name.padEnd(20)} ${restRss.get(server.pid)?.toFixed(0) ?? "?"} MB → ${peakRss.get(server.pid)?.toFixed(0) ?? "?"} MB`);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  killAll();
+  process.exit(1);
 });
-await scenario("GET /payment/{id}", (i) => call("GET", `/payment/${sessionIds[i % sessionIds.length]}`, biz.secretKey));
-await scenario("GET /payments/methods", () => call("GET", "/payments/methods?countries=US,BR", biz.publicKey));
-await scenario("GET /balance", () => call("GET", "/balance", biz.secretKey));
-await scenario("unauthorized", () => call("GET", "/balance", "sk_test_" + "x".repeat(32)));
-await handle.close();

@@ -1,0 +1,157 @@
+// Starting and stopping the servers under test: Kassa's production server and the floor, each a
+// child process over real HTTP on a free loopback port, killed at the end whatever happens.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export type Server = { name: string; origin: string; pid: number; stop: () => Promise<void> };
+
+const children = new Set<ChildProcess>();
+/** Kills every child still running (on exit, Ctrl-C or a failure). */
+export function killAll(): void {
+  for (const child of children) child.kill("SIGKILL");
+}
+process.on("exit", killAll);
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Spawns `node --import tsx <script>` and resolves once `ready(stdout)` returns a value; rejects
+ * with the child's output if it exits first or is not ready within `timeoutMs`.
+ */
+function start<T>(
+  name: string,
+  root: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: (stdout: string) => T | undefined,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; value: T }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let stdout = "";
+  let stderr = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(`not ready after ${timeoutMs / 1000} s`), timeoutMs);
+    function fail(why: string) {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`${name}: ${why}\n--- stdout ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-3000)}`));
+    }
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const value = ready(stdout);
+      if (value !== undefined) {
+        clearTimeout(timer);
+        resolve({ child, value });
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("exit", (code, signal) => {
+      children.delete(child);
+      fail(`exited (${signal ?? `code ${code}`}) before it was ready`);
+    });
+  });
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      child.once("exit", () => {
+        clearTimeout(kill);
+        children.delete(child);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+}
+
+export type KassaServer = Server & { secretKey: string };
+
+/** Kassa's production server (server/main.ts, the Next build must exist), on PGlite or PostgreSQL. */
+export async function startKassa(
+  root: string,
+  name: string,
+  options: { databaseUrl?: string; dataDir: string },
+): Promise<KassaServer> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: options.dataDir,
+    ENCRYPTION_KEY: "be0c".repeat(16),
+    LOG_LEVEL: "error",
+    // The limiter must not refuse the load (its work is still done on every request).
+    RATE_LIMIT_SESSION_SECRET: "100000000",
+    RATE_LIMIT_SESSION_PUBLIC: "100000000",
+    // The webhook case delivers to a receiver on loopback.
+    ALLOW_PRIVATE_WEBHOOK_URLS: "1",
+    // Its backlog phase holds the receiver's answers while it pays: no attempt may time out meanwhile.
+    WEBHOOK_TIMEOUT_MS: "60000",
+    LEDGER_VERIFY_INTERVAL_MINUTES: "0",
+  };
+  delete env.DATABASE_URL;
+  delete env.INNGEST_DEV;
+  delete env.INNGEST_EVENT_KEY;
+  delete env.INNGEST_SIGNING_KEY;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const { child, value: secretKey } = await start(
+    name,
+    root,
+    path.join(root, "server", "main.ts"),
+    env,
+    (out) => (out.includes("Kassa is running at") ? /secret key\s+(\S+)/.exec(out)?.[1] : undefined),
+    180_000,
+  );
+  return { name, origin: `http://127.0.0.1:${port}`, pid: child.pid!, secretKey, stop: stopper(child) };
+}
+
+export type FloorServer = Server & { key: string };
+
+export async function startFloor(root: string, databaseUrl: string): Promise<FloorServer> {
+  const { child, value } = await start(
+    "floor server",
+    root,
+    path.join(root, "bench", "floor-server.ts"),
+    { ...process.env, FLOOR_DATABASE_URL: databaseUrl, PORT: "0" },
+    (out) => /ready (\d+) (\S+)/.exec(out)?.slice(1),
+    60_000,
+  );
+  const [port, key] = value as [string, string];
+  return { name: "floor", origin: `http://127.0.0.1:${port}`, pid: child.pid!, key, stop: stopper(child) };
+}
+
+/** Resident set size of a process in MB, from /proc/<pid>/status (undefined off Linux). */
+export function rssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
