@@ -75,6 +75,12 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   RECONCILE_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(600),
   /**
+   * A card attempt waiting for the payer's 3-D Secure authentication this long is closed by the
+   * reconciliation pass (failed `authentication_abandoned`, the intent canceled). One hour: a real
+   * challenge takes minutes, an hour spares a slow payer, and the session stays payable.
+   */
+  AUTHENTICATION_TIMEOUT_MINUTES: z.coerce.number().min(1).max(1440).default(60),
+  /**
    * Operations (docs/operations.md): GET /metrics needs this as a Bearer token; without it only
    * loopback clients not behind a proxy may scrape. The ledger is verified every
    * LEDGER_VERIFY_INTERVAL_MINUTES for the kassa_ledger_verify_* gauges (0: never).

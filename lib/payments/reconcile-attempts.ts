@@ -4,6 +4,7 @@ import { businesses, instances, paymentAttempts, type PaymentAttempt } from "@/d
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-for";
+import { closeAbandonedChallenge, findAbandonedChallenges } from "./close-abandoned-challenges";
 import { chargeSettlement, redirectSettlement } from "./refresh-payment";
 import { settleAttempt, type Settlement } from "./settle-attempt";
 
@@ -24,6 +25,8 @@ export type ReconcileOptions = {
   instanceTimeoutMs?: number;
   /** Attempts looked at per pass (the oldest first). */
   limit?: number;
+  /** A challenge waiting this long is closed (AUTHENTICATION_TIMEOUT_MINUTES). */
+  authenticationTimeoutMs?: number;
 };
 
 export type ReconcileResult = {
@@ -35,6 +38,8 @@ export type ReconcileResult = {
   failed: number;
   /** The provider has no final answer yet: recorded as it is (a redirect payment waits for its payer). */
   open: number;
+  /** Waited for the payer's 3-D Secure authentication too long: failed `authentication_abandoned`. */
+  abandoned: number;
   /** The provider could not be asked (the next pass tries again). */
   errors: number;
 };
@@ -129,12 +134,15 @@ export async function reconcileAttempt(
   return "open";
 }
 
-/** One pass: every attempt left open past the rules, oldest first; one attempt's error does not stop the others. */
+/**
+ * One pass: every attempt left open past the rules, then every 3-D Secure challenge abandoned past
+ * its window (close-abandoned-challenges.ts), oldest first; one attempt's error does not stop the others.
+ */
 export async function reconcileOpenAttempts(
   db: Db,
   options: ReconcileOptions = {},
 ): Promise<ReconcileResult> {
-  const result: ReconcileResult = { checked: 0, charged: 0, failed: 0, open: 0, errors: 0 };
+  const result: ReconcileResult = { checked: 0, charged: 0, failed: 0, open: 0, abandoned: 0, errors: 0 };
   for (const attempt of await findAttemptsToReconcile(db, options)) {
     result.checked += 1;
     try {
@@ -142,6 +150,19 @@ export async function reconcileOpenAttempts(
     } catch (error) {
       result.errors += 1;
       log.warn("reconciling a payment attempt failed", { attemptId: attempt.id, error });
+    }
+  }
+  const challenges = await findAbandonedChallenges(db, {
+    timeoutMs: options.authenticationTimeoutMs,
+    limit: options.limit,
+  });
+  for (const attempt of challenges) {
+    result.checked += 1;
+    try {
+      result[await closeAbandonedChallenge(db, attempt)] += 1;
+    } catch (error) {
+      result.errors += 1;
+      log.warn("closing an abandoned challenge failed", { attemptId: attempt.id, error });
     }
   }
   return result;
