@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { functions } from "@/inngest/functions";
 import { resetEnv } from "@/lib/env";
 
 describe("/api/inngest", () => {
@@ -14,6 +15,8 @@ describe("/api/inngest", () => {
     const response = await GET(new Request("http://localhost:3000/api/inngest") as never, undefined);
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status).toBe(200);
-    expect(body).toMatchObject({ function_count: 6, mode: "dev" });
+    // Every function in the list, crons included (a function Inngest cannot read is left out of the count).
+    expect(functions.length).toBeGreaterThanOrEqual(8);
+    expect(body).toMatchObject({ function_count: functions.length, mode: "dev" });
   });
 });
