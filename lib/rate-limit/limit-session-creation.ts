@@ -1,47 +1,48 @@
-import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
-import type { Db } from "@/db/client";
-import { rateLimits } from "@/db/schema";
+import { queryRows, sql, type Db } from "@/db/client";
 import type { ApiCaller } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { RateLimitedError } from "@/lib/errors";
 
-// Counters live in Postgres (table rate_limits), so every app instance sharing the database
-// shares the limit: decision 0002.
-const limiters = new WeakMap<Db, Map<string, RateLimiterDrizzle>>();
+export type WindowCount = { count: number; msLeft: number };
 
-function limiterFor(db: Db, points: number, duration: number): RateLimiterDrizzle {
-  let byConfig = limiters.get(db);
-  if (!byConfig) limiters.set(db, (byConfig = new Map()));
-  const key = `${points}/${duration}`;
-  let limiter = byConfig.get(key);
-  if (!limiter) {
-    limiter = new RateLimiterDrizzle({
-      storeClient: db,
-      schema: rateLimits,
-      points,
-      duration,
-      keyPrefix: "session",
-      clearExpiredByTimeout: false,
-    });
-    byConfig.set(key, limiter);
-  }
-  return limiter;
+/**
+ * Counts one hit of `key` in its fixed window of `windowSeconds` and answers the count so far and
+ * the milliseconds left in the window. One statement in its own transaction: the counter row is
+ * locked only while it runs, so the hits of one key never wait on each other's work (decision
+ * 0002). The window is read on the database's clock, the same for every instance.
+ *
+ * Its commit does not wait for the WAL flush (`synchronous_commit` off for this transaction only):
+ * the row lock is released at once instead of after a disk flush, so hits of one key are not
+ * held to one per fsync. A crash may forget the last fraction of a second of hits, which only
+ * loosens a limit for one window; no money or session depends on the counter.
+ */
+// Call with the database handle, not a transaction: the setting and the row lock would last as long as it.
+export async function countInWindow(db: Db, key: string, windowSeconds: number): Promise<WindowCount> {
+  const [row] = await queryRows<{ points: number; ms_left: number }>(
+    db,
+    sql`with async_commit as (select set_config('synchronous_commit', 'off', true))
+        insert into rate_limits as r (key, points, expire)
+        select ${key}, 1, now() + ${windowSeconds}::float8 * interval '1 second' from async_commit
+        on conflict (key) do update set
+          points = case when r.expire is null or r.expire <= now() then 1 else r.points + 1 end,
+          expire = case when r.expire is null or r.expire <= now() then excluded.expire else r.expire end
+        returning r.points, greatest(0, extract(epoch from r.expire - now()) * 1000)::float8 as ms_left`,
+  );
+  if (!row) throw new Error("rate limit upsert returned nothing");
+  return { count: Number(row.points), msLeft: Number(row.ms_left) };
 }
 
 /**
  * POST /session limits: per client IP (and business) for public keys, per key for secret keys.
+ * Call it with the database handle, never inside a transaction (the counter would stay locked).
  * Throws RateLimitedError with the seconds until the window resets.
  */
 export async function limitSessionCreation(db: Db, caller: ApiCaller, clientIp: string | null): Promise<void> {
   const e = env();
   const byIp = caller.keyKind === "public";
   const points = byIp ? e.RATE_LIMIT_SESSION_PUBLIC : e.RATE_LIMIT_SESSION_SECRET;
-  const key = byIp ? `ip:${caller.business.id}:${clientIp ?? "unknown"}` : `key:${caller.keyId}`;
-  try {
-    await limiterFor(db, points, e.RATE_LIMIT_WINDOW_SECONDS).consume(key, 1);
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes)
-      throw new RateLimitedError(byIp ? "ip" : "api_key", Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-    throw rejection;
-  }
+  // The keys rate-limiter-flexible used ("session:" prefix), so counters carry over an upgrade.
+  const key = byIp ? `session:ip:${caller.business.id}:${clientIp ?? "unknown"}` : `session:key:${caller.keyId}`;
+  const { count, msLeft } = await countInWindow(db, key, e.RATE_LIMIT_WINDOW_SECONDS);
+  if (count > points) throw new RateLimitedError(byIp ? "ip" : "api_key", Math.max(1, Math.ceil(msLeft / 1000)));
 }
