@@ -18,6 +18,7 @@ import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openServerDatabase, runningServer } from "./embedded";
 import { gracefulShutdown } from "./graceful-shutdown";
+import { apiFastPath } from "./api-fast-path";
 import { answerClientError, requestListener } from "./request-listener";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -49,7 +50,8 @@ async function main() {
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();
   const handleRequest = app.getRequestHandler();
-  const server = http.createServer(requestListener(handleRequest));
+  // The JSON API is answered before Next's pipeline, by the same router (decision 0030).
+  const server = http.createServer(requestListener(handleRequest, apiFastPath({ port: e.PORT })));
   server.on("clientError", answerClientError);
   server.keepAliveTimeout = 65_000;
   // On SIGTERM, requests already started run to their end (bounded): see stop() below.

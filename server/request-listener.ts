@@ -4,15 +4,17 @@ import { clientIpHeader } from "@/lib/http/client-ip";
 import { repairPercentEncoding } from "@/lib/http/repair-percent-encoding";
 import { log } from "@/lib/log";
 import { metricsPath, serveMetrics } from "@/lib/metrics/serve-metrics";
+import { isFastApiRequest } from "./api-fast-path";
 
 type Handle = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 /**
  * What the server does with each request before Next: the client address header, GET /metrics,
- * and a path Next can decode (no input may become its bare 500: a malformed escape is made literal, so the
- * router or the page finds nothing by it and answers its own 404).
+ * a path Next can decode (no input may become its bare 500: a malformed escape is made literal, so the
+ * router or the page finds nothing by it and answers its own 404), and, when `api` is given, the
+ * JSON API answered by the same router as Next's app/api route, without Next (decision 0030).
  */
-export function requestListener(handle: Handle): http.RequestListener {
+export function requestListener(handle: Handle, api?: Handle): http.RequestListener {
   return (req, res) => {
     // The peer address, not anything the client claims: lib/http/client-ip.ts trusts this header.
     req.headers[clientIpHeader] = req.socket.remoteAddress ?? "";
@@ -24,8 +26,12 @@ export function requestListener(handle: Handle): http.RequestListener {
       });
       req.url = repaired;
     }
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    if (api && isFastApiRequest(req.method, path)) void api(req, res);
     // Prometheus's scrape, on the origin (docs/operations.md): answered here, not by Next.
-    if (req.url?.split("?")[0] === metricsPath) void serveMetrics(req, res);
+    else if (path === metricsPath) void serveMetrics(req, res);
     else void handle(req, res);
   };
 }
