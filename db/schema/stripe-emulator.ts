@@ -9,6 +9,8 @@ export const stripeEmulatorAccounts = pgTable("stripe_emulator_accounts", {
   accountId: text("account_id").primaryKey(),
   /** sha256 of the account's secret key: the key itself is never stored. */
   keyDigest: text("key_digest").notNull().unique(),
+  /** Bumped by every write when several instances share the database (decision 0035). */
+  version: integer("version").notNull().default(0),
 });
 
 export const stripeEmulatorObjects = pgTable(

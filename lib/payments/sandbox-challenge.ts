@@ -48,10 +48,9 @@ export async function answerSandboxChallenge(
   outcome: "succeed" | "fail",
 ): Promise<void> {
   const emulator = await sandboxEmulator();
-  emulator.authenticatePaymentIntent(
-    sandboxStripeKey(challenge.attempt.businessId),
-    challenge.attempt.providerPaymentId!,
-    outcome,
-  );
+  const key = sandboxStripeKey(challenge.attempt.businessId);
+  // Another instance may have created the intent: bring this one's copy of the account up to date.
+  await emulator.refresh(key);
+  emulator.authenticatePaymentIntent(key, challenge.attempt.providerPaymentId!, outcome);
   await refreshAttempt(db, challenge.attempt.id);
 }

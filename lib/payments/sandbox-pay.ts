@@ -92,18 +92,18 @@ export async function sandboxPay(
     );
     if (failsLater) {
       const attempt = await currentAttempt(db, sessionId);
-      if (attempt?.providerPaymentMethodId)
-        (await sandboxEmulator()).setCardBehavior(
-          sandboxStripeKey(business.id),
-          attempt.providerPaymentMethodId,
-          failsLaterCard,
-        );
+      if (attempt?.providerPaymentMethodId) {
+        const emulator = await sandboxEmulator();
+        await emulator.refresh(sandboxStripeKey(business.id));
+        emulator.setCardBehavior(sandboxStripeKey(business.id), attempt.providerPaymentMethodId, failsLaterCard);
+      }
     }
     if (result.next?.type !== "authenticate") return result.payment;
     // The helper answers the first 3-D Secure challenge as the payer would.
     const attempt = await currentAttempt(db, sessionId);
     if (!attempt?.providerPaymentId) return result.payment;
     const emulator = await sandboxEmulator();
+    await emulator.refresh(sandboxStripeKey(business.id));
     emulator.authenticatePaymentIntent(sandboxStripeKey(business.id), attempt.providerPaymentId, "succeed");
     await refreshAttempt(db, attempt);
     return getPayment(db, business, sessionId);

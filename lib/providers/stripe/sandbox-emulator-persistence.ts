@@ -17,10 +17,18 @@ const queryOn =
   (text, params) =>
     queryRows(db, toSql(text, params));
 
-/** The emulator's state in Kassa's database (tables of db/schema/stripe-emulator.ts), one transaction per save. */
-export function sandboxEmulatorPersistence(db: Db): EmulatorPersistence {
-  return sqlPersistence({
-    query: queryOn(db),
-    transaction: (work) => db.transaction((tx) => work(queryOn(tx as unknown as Db))),
-  });
+/**
+ * The emulator's state in Kassa's database (tables of db/schema/stripe-emulator.ts), one
+ * transaction per save. `shared` on PostgreSQL, where several instances may run on one database
+ * (decision 0035): each emulator operation then locks its account's row and reloads it when
+ * another instance changed it. PGlite has one process, so it skips that.
+ */
+export function sandboxEmulatorPersistence(db: Db, options: { shared?: boolean } = {}): EmulatorPersistence {
+  return sqlPersistence(
+    {
+      query: queryOn(db),
+      transaction: (work) => db.transaction((tx) => work(queryOn(tx as unknown as Db))),
+    },
+    options,
+  );
 }

@@ -1,5 +1,5 @@
 import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from "@kassa/stripe-emulator";
-import { getDb } from "@/lib/db";
+import { getDatabase } from "@/lib/db";
 import { log } from "@/lib/log";
 import { sandboxEmulatorPersistence } from "./sandbox-emulator-persistence";
 
@@ -17,11 +17,17 @@ export function sandboxStripeKey(businessId: string): string {
 
 /**
  * Starts this process's emulator (once); later calls answer the same one. Its state lives in the
- * process's database (the one installed in lib/db.ts), so a restart loses nothing.
+ * process's database (the one installed in lib/db.ts), so a restart loses nothing, and on
+ * PostgreSQL it is shared with the other instances' emulators (decision 0035).
  */
 export function startSandboxEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
-  holder[key] ??= getDb()
-    .then((db) => startStripeEmulator({ persistence: sandboxEmulatorPersistence(db), ...options }))
+  holder[key] ??= getDatabase()
+    .then(({ db, kind }) =>
+      startStripeEmulator({
+        persistence: sandboxEmulatorPersistence(db, { shared: kind === "postgres" }),
+        ...options,
+      }),
+    )
     .then((emulator) => {
       log.info("stripe emulator started", { url: emulator.url });
       return emulator;

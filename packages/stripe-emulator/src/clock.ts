@@ -33,43 +33,65 @@ export function advanceClock(ctx: Ctx, clock: Stripe.TestHelpers.TestClock, targ
   clock.status = "advancing";
   clock.status_details = { advancing: { target_frozen_time: target } };
   emit(ctx, "test_helpers.test_clock.advancing", clock, { created: clock.frozen_time });
-  finishAdvance(ctx, clock, target);
+  finishAdvance(ctx, clock.id, target);
 }
 
 /** Clocks that were `advancing` when the emulator stopped finish their advance after a restart. */
 export function resumeAdvances(ctx: Ctx): void {
   for (const clock of ctx.account.store.all("test_helpers.test_clock")) {
     const target = clock.status_details?.advancing?.target_frozen_time;
-    if (clock.status === "advancing" && typeof target === "number") finishAdvance(ctx, clock, target);
+    if (clock.status === "advancing" && typeof target === "number") finishAdvance(ctx, clock.id, target);
   }
 }
 
-function finishAdvance(ctx: Ctx, clock: Stripe.TestHelpers.TestClock, target: number): void {
+/**
+ * The advance itself, in the background: its work in one operation on the account, then (once its
+ * webhooks had a first attempt) `ready` in another. Each operation finds the clock again and acts
+ * only if it is still advancing to this target (the request that started it may have been run
+ * again, or another process may have finished it).
+ */
+function finishAdvance(ctx: Ctx, clockId: string, target: number): void {
+  const { emu, account } = ctx;
   const background = { ...ctx, request: automatic };
+  const advancing = () => {
+    const clock = account.store.get("test_helpers.test_clock", clockId);
+    const due = clock?.status_details?.advancing?.target_frozen_time;
+    return clock?.status === "advancing" && due === target ? clock : undefined;
+  };
   const work = (async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     try {
-      runDueWork(background, clock.id, target);
-      await ctx.emu.webhooks.settled();
+      const ran = await emu.saver.run(account, "write", () => {
+        if (!advancing()) return false;
+        runDueWork(background, clockId, target);
+        return true;
+      });
+      if (!ran) return;
+      await emu.webhooks.settled();
       // What the advance did is saved before the clock reads `ready`.
-      ctx.emu.saver.touch(ctx.account);
-      await ctx.emu.saver.save();
-      clock.status = "ready";
-      clock.status_details = {};
-      emit(background, "test_helpers.test_clock.ready", clock, { created: clock.frozen_time });
+      await emu.saver.run(account, "write", () => {
+        const clock = advancing();
+        if (!clock) return;
+        clock.status = "ready";
+        clock.status_details = {};
+        emit(background, "test_helpers.test_clock.ready", clock, { created: clock.frozen_time });
+      });
     } catch (error) {
-      clock.status = "internal_failure";
-      clock.status_details = {};
-      ctx.account.clockFailures.set(
-        clock.id,
-        error instanceof Error ? (error.stack ?? error.message) : String(error),
-      );
-      emit(background, "test_helpers.test_clock.internal_failure", clock, { created: clock.frozen_time });
+      await emu.saver
+        .run(account, "write", () => {
+          const clock = advancing();
+          if (!clock) return;
+          clock.status = "internal_failure";
+          clock.status_details = {};
+          account.clockFailures.set(
+            clockId,
+            error instanceof Error ? (error.stack ?? error.message) : String(error),
+          );
+          emit(background, "test_helpers.test_clock.internal_failure", clock, { created: clock.frozen_time });
+        })
+        .catch(() => undefined);
     }
-    ctx.account.store.touched.add(clock.id);
-    ctx.emu.saver.touch(ctx.account);
-    await ctx.emu.saver.save().catch(() => undefined);
   })();
-  ctx.emu.background.add(work);
-  void work.finally(() => ctx.emu.background.delete(work));
+  emu.background.add(work);
+  void work.finally(() => emu.background.delete(work));
 }

@@ -108,6 +108,12 @@ function challengePage(account: Account, intent: Stripe.PaymentIntent): string {
 export interface DashboardRoute {
   method: "GET" | "POST";
   pattern: RegExp;
+  /**
+   * The account the helper works on, opened before it runs (its operation is then locked and up
+   * to date like an API request's): by the request's key (when one is given), or by the account
+   * id that the pattern's first group captures.
+   */
+  account?: "key" | "path";
   handle: (input: {
     emu: Emulator;
     match: RegExpExecArray;
@@ -133,11 +139,17 @@ function accountById(emu: Emulator, id: string): Account {
   return account;
 }
 
+/** An account by id: in memory, else in shared storage (another process created it). */
+async function openAccountById(emu: Emulator, id: string): Promise<Account | undefined> {
+  return everyAccount(emu).find((a) => a.id === id) ?? (await emu.saver.findById(id));
+}
+
 export const dashboardRoutes: DashboardRoute[] = [
   // POST /_emulator/subscriptions/:id/cancel { at_period_end? }
   {
     method: "POST",
     pattern: /^\/_emulator\/subscriptions\/([^/]+)\/cancel$/,
+    account: "key",
     handle: ({ emu, match, params, request }) => {
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       return {
@@ -151,6 +163,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/subscriptions\/([^/]+)\/resume$/,
+    account: "key",
     handle: ({ emu, match, request }) => {
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       return { json: resumeSubscriptionFromDashboard(ctx, match[1] ?? "") };
@@ -160,6 +173,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/payment_intents\/([^/]+)\/authenticate$/,
+    account: "key",
     handle: ({ emu, match, params, request }) => {
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       const outcome = params.oneOf("outcome", ["succeed", "fail"] as const) ?? "succeed";
@@ -170,6 +184,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/payment_methods\/([^/]+)\/behave_as$/,
+    account: "key",
     handle: ({ emu, match, params, request }) => {
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       setCardBehavior(ctx, match[1] ?? "", params.string("card_number", { required: true }));
@@ -180,6 +195,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/billing$/,
+    account: "key",
     handle: ({ emu, params, request }) => {
       const account = accountFor(emu, request);
       const delays = params.strings("retry_delays_seconds")?.map(Number);
@@ -191,6 +207,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/unreachable$/,
+    account: "key",
     handle: ({ emu, params, request }) => {
       const faults = params.bool("all_accounts") ? emu.faults : accountFor(emu, request).faults;
       faults.unreachable = params.bool("unreachable") ?? true;
@@ -201,6 +218,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/fail_next$/,
+    account: "key",
     handle: ({ emu, params, request }) => {
       const faults = params.bool("all_accounts") ? emu.faults : accountFor(emu, request).faults;
       failNextRequests(faults, {
@@ -215,6 +233,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "GET",
     pattern: /^\/_emulator\/events$/,
+    account: "key",
     handle: ({ emu, url, request }) => {
       const type = url.searchParams.get("type");
       const events = accountFor(emu, request).store.all("event");
@@ -225,6 +244,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "GET",
     pattern: /^\/_emulator\/deliveries$/,
+    account: "key",
     handle: ({ emu, request }) => ({ json: accountFor(emu, request).deliveries }),
   },
   // POST /_emulator/webhooks/retry (redeliver failed events now)
@@ -249,6 +269,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "GET",
     pattern: /^\/_emulator\/3ds\/([^/]+)\/([^/]+)$/,
+    account: "path",
     handle: ({ emu, match }) => {
       const account = accountById(emu, match[1] ?? "");
       const intent = requireObject(dashboardCtx(emu, account), "payment_intent", match[2] ?? "");
@@ -259,6 +280,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "GET",
     pattern: /^\/_emulator\/invoices\/([^/]+)\/([^/]+)$/,
+    account: "path",
     handle: ({ emu, match }) => {
       const account = accountById(emu, match[1] ?? "");
       return {
@@ -269,6 +291,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "GET",
     pattern: /^\/_emulator\/invoices\/([^/]+)\/([^/]+)\/pdf$/,
+    account: "path",
     handle: ({ emu, match }) => {
       const account = accountById(emu, match[1] ?? "");
       return {
@@ -280,6 +303,7 @@ export const dashboardRoutes: DashboardRoute[] = [
   {
     method: "POST",
     pattern: /^\/_emulator\/3ds\/([^/]+)\/([^/]+)$/,
+    account: "path",
     handle: ({ emu, match, params }) => {
       const account = accountById(emu, match[1] ?? "");
       const ctx = dashboardCtx(emu, account);
@@ -328,13 +352,30 @@ export async function matchDashboard(
       }
     } else raw = parseForm(body);
   }
-  for (const account of emu.accounts.values()) {
-    runDueWork({ emu, account, request: automatic }, null, Math.floor(emu.now() / 1000));
-    emu.saver.touch(account);
+  let account: Account | undefined;
+  if (route.account === "key" && request.headers.authorization)
+    account = authenticate(emu, request.headers.authorization).account;
+  if (route.account === "path") {
+    account = await openAccountById(emu, match[1] ?? "");
+    if (!account) throw invalidRequest(`No such account: '${match[1]}'`, { status: 404 });
   }
+  const dueWork = (opened: Account) =>
+    runDueWork({ emu, account: opened, request: automatic }, null, Math.floor(emu.now() / 1000));
+  if (!account) {
+    for (const opened of emu.accounts.values()) {
+      dueWork(opened);
+      emu.saver.touch(opened);
+    }
+  }
+  const params = new Params(raw);
   try {
-    const result = await route.handle({ emu, match, url, params: new Params(raw), request });
-    await emu.saver.save();
+    const result = account
+      ? await emu.saver.run(account, method === "GET" ? "read" : "write", () => {
+          dueWork(account);
+          return route.handle({ emu, match, url, params, request }) as ReturnType<typeof route.handle>;
+        })
+      : await route.handle({ emu, match, url, params, request });
+    if (!account) await emu.saver.save();
     if ("pdf" in result) {
       response.writeHead(200, { "content-type": "application/pdf", "content-length": result.pdf.length });
       response.end(result.pdf);
@@ -351,7 +392,7 @@ export async function matchDashboard(
     }
   } catch (error) {
     if (!(error instanceof StripeApiError)) throw error;
-    await emu.saver.save();
+    if (!account) await emu.saver.save();
     response.writeHead(error.status, { "content-type": "application/json" });
     response.end(JSON.stringify({ error: error.body }));
   }

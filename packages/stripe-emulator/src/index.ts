@@ -16,7 +16,7 @@ import {
 import { randomBase62 } from "./ids";
 import { resumeAdvances } from "./clock";
 import type { EmulatorPersistence } from "./persistence";
-import { noSaving, PersistentSaver } from "./persistence-saver";
+import { noSaving, PersistentSaver, SharedSaver } from "./persistence-saver";
 import { accountRoutes } from "./resources/account";
 import { chargeRoutes } from "./resources/charges";
 import { customerRoutes } from "./resources/customers";
@@ -116,6 +116,12 @@ export interface StripeEmulator {
   retryWebhooks(): Promise<void>;
   /** Resolves when test clock advances and queued webhook deliveries are done. */
   idle(): Promise<void>;
+  /**
+   * Brings this process's copy of the key's account up to date with shared storage (another
+   * process may have changed it), after this process's pending operations on it. The helpers
+   * above act on that copy synchronously: call this first when several processes share storage.
+   */
+  refresh(key: string): Promise<void>;
 }
 
 /**
@@ -130,7 +136,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     now,
     retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 25_000],
     timeoutMs: options.webhookTimeoutMs ?? 10_000,
-    onAttempt: (changed) => saveInBackground(changed),
+    run: (account, mode, work) => emu.saver.run(account, mode, work),
   });
   const emu: Emulator = {
     accounts: new Map(),
@@ -144,23 +150,38 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     wakeTimers: new Set(),
     saver: noSaving,
   };
-  const saver = options.persistence ? new PersistentSaver(emu, options.persistence) : null;
+  const persistence = options.persistence;
+  const saver = !persistence
+    ? null
+    : persistence.shared
+      ? new SharedSaver(emu, persistence, persistence.shared)
+      : new PersistentSaver(emu, persistence);
   const loaded = saver ? await saver.load() : [];
   if (saver) emu.saver = saver;
-  /** Changes made outside a request (helpers below, webhook attempts): saved now, awaited by idle() and close(). */
-  function saveInBackground(changed: Account): void {
-    if (!saver) return;
-    saver.touch(changed);
-    const saving = saver.save().catch(() => undefined);
-    emu.background.add(saving);
-    void saving.finally(() => emu.background.delete(saving));
-  }
+  /**
+   * The handle's helpers change this process's copy at once (they answer synchronously) and save
+   * it in the background, awaited by idle() and close(). With shared storage, when the account
+   * had to be reloaded meanwhile (another process changed it), the change is made again on the
+   * fresh state. Call `refresh(key)` first to act on up-to-date state.
+   */
   function saved<T>(key: string, change: (account: Account) => T): T {
     const opened = account(key);
+    const generation = emu.saver.generation(opened);
     try {
       return change(opened);
     } finally {
-      saveInBackground(opened);
+      const saving = emu.saver
+        .run(opened, "write", () => {
+          if (emu.saver.generation(opened) === generation) return;
+          try {
+            change(opened);
+          } catch {
+            // As when it first ran: refused (the state it needs is gone).
+          }
+        })
+        .catch(() => undefined);
+      emu.background.add(saving);
+      void saving.finally(() => emu.background.delete(saving));
     }
   }
   const handle = createRequestHandler(
@@ -247,5 +268,6 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
       }),
     retryWebhooks: () => webhooks.retryNow(),
     idle: () => waitForIdle(emu),
+    refresh: (key) => emu.saver.run(account(key), "read", () => undefined),
   };
 }

@@ -7,6 +7,38 @@
 export interface EmulatorPersistence {
   load(): Promise<StoredAccount[]>;
   save(changes: AccountChanges[]): Promise<void>;
+  /**
+   * Present when several processes share the storage: each operation on an account then runs with
+   * the account locked and reloads it first when another process changed it (see SharedStorage).
+   */
+  shared?: SharedStorage;
+}
+
+/**
+ * Storage shared by several emulator processes. Every account row carries a version, bumped by
+ * each write: a process whose copy of an account has an older version reloads the account.
+ */
+export interface SharedStorage {
+  /**
+   * The account of this key digest as stored (one statement, so one consistent snapshot): its
+   * version, and its rows only when that version is not `known`. Undefined when it is not stored.
+   */
+  check(keyDigest: string, known: number): Promise<StoredAccount | undefined>;
+  /** The key digest of a stored account id (to open an account known only by id, e.g. a 3DS page). */
+  digestOf(accountId: string): Promise<string | undefined>;
+  /** Runs `work` in one transaction, in which the account is locked once `lock` or `create` returned. */
+  transaction<T>(work: (tx: SharedTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface SharedTransaction {
+  /** Locks the account and bumps its version: the new version, undefined when it is not stored. */
+  lock(keyDigest: string): Promise<{ id: string; version: number } | undefined>;
+  /** Stores a new account at version 1 (locked); false when another process stored this key first. */
+  create(keyDigest: string, id: string): Promise<boolean>;
+  /** Every row of the account, as of now (the account is locked). */
+  load(keyDigest: string): Promise<StoredAccount>;
+  /** Writes an account's changes (its row exists and is locked). */
+  write(change: AccountChanges): Promise<void>;
 }
 
 export interface StoredObject {
@@ -27,6 +59,8 @@ export interface StoredField {
 export interface StoredAccount {
   keyDigest: string;
   id: string;
+  /** Bumped by every write when the storage is shared (absent otherwise). */
+  version?: number;
   objects: StoredObject[];
   fields: StoredField[];
 }

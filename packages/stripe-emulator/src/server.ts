@@ -8,7 +8,7 @@ import { type FormObject, type FormValue, Params, parseForm } from "./form";
 import { authenticate, maskKey } from "./accounts";
 import { newRequestId } from "./ids";
 import { type CompiledRoute, matchRoute } from "./router";
-import { automatic, type Ctx, type Emulator } from "./state";
+import { automatic, type Ctx, type Emulator, type Faults } from "./state";
 import { checkParams } from "./strict-params";
 
 const maxBodyBytes = 1024 * 1024;
@@ -79,32 +79,16 @@ function writeResponse(
  */
 const replayable = (status: number) => status < 400 || status === 402;
 
+interface Reply {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
 export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], dashboard: DashboardRoute[]) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = newRequestId();
     const baseHeaders: Record<string, string> = { "request-id": requestId };
-    // Write-through: a response is sent once the state it reflects is saved.
-    const send = (
-      response: ServerResponse,
-      status: number,
-      body: unknown,
-      headers: Record<string, string> = {},
-    ) =>
-      void emu.saver.save().then(
-        () => writeResponse(response, status, body, headers),
-        (error: unknown) =>
-          writeResponse(
-            response,
-            500,
-            {
-              error: {
-                type: "api_error",
-                message: `Stripe emulator error: its state could not be saved (${String(error)}).`,
-              },
-            },
-            headers,
-          ),
-      );
     try {
       const url = new URL(request.url ?? "/", emu.baseUrl);
       const method = (request.method ?? "GET").toUpperCase();
@@ -115,96 +99,149 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
       }
 
       const { account, deny } = authenticate(emu, request.headers.authorization);
-      const version = request.headers["stripe-version"];
-      if (typeof version === "string") {
-        account.apiVersion ??= version;
-        baseHeaders["stripe-version"] = version;
-      }
-      if (account.faults.unreachable || emu.faults.unreachable) {
-        throw apiError(503, "The Stripe emulator is set to be unreachable (503).", {
-          "stripe-should-retry": "false",
-        });
-      }
-      const forced = account.faults.failNext.shift() ?? emu.faults.failNext.shift();
-      if (forced) {
-        throw apiError(
-          forced.status,
-          `The Stripe emulator was told to fail this request with ${forced.status}.`,
-          forced.shouldRetry === null ? {} : { "stripe-should-retry": String(forced.shouldRetry) },
-        );
-      }
-
-      const matched = matchRoute(routes, method, url.pathname);
-      if (!matched || matched === "method_not_allowed") {
-        throw invalidRequest(
-          `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
-          { status: 404 },
-        );
-      }
-      if (deny.includes(matched.route.resource)) {
-        const key = request.headers.authorization?.slice(7) ?? "";
-        throw new StripeApiError(403, {
-          type: "invalid_request_error",
-          message: `The provided key '${maskKey(key)}' does not have the required permissions for this endpoint on account '${account.id}'. Having the 'rak_${matched.route.resource}_${method === "GET" ? "read" : "write"}' permission would allow this request to continue.`,
-        });
-      }
-
-      const raw: FormObject = {
-        ...parseForm(url.search.slice(1)),
-        ...parseBody(body, request.headers["content-type"]),
+      // Faults injected for every account belong to this process: taken once, even when the
+      // operation below runs again after a reload.
+      let globalFault: { taken: boolean; fault?: Faults["failNext"][number] } = { taken: false };
+      const takeGlobalFault = () => {
+        if (!globalFault.taken) globalFault = { taken: true, fault: emu.faults.failNext.shift() };
+        return globalFault.fault;
       };
-      checkParams(matched.route, raw);
-      const idempotencyKey = method === "POST" ? request.headers["idempotency-key"] : undefined;
-      const key = typeof idempotencyKey === "string" && idempotencyKey ? idempotencyKey : null;
-      const endpoint = `${method} ${url.pathname}`;
-      const fingerprint = sortedJson(raw);
-      if (key) {
-        baseHeaders["idempotency-key"] = key;
-        const previous = account.idempotency.get(key);
-        if (previous) {
-          if (previous.endpoint !== endpoint) {
-            throw new StripeApiError(400, {
-              type: "idempotency_error",
-              message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${previous.endpoint}' vs '${endpoint}'). Try using a key other than '${key}' if you meant to execute a different request.`,
-            });
+      // Write-through: the reply is computed with the account up to date (and locked, when the
+      // storage is shared by several processes) and sent once the state it reflects is saved.
+      let reply: Reply;
+      try {
+        reply = await emu.saver.run(account, method === "GET" ? "read" : "write", () =>
+          respond({ ...baseHeaders }, takeGlobalFault),
+        );
+      } catch (error) {
+        reply = {
+          status: 500,
+          body: {
+            error: {
+              type: "api_error",
+              message: `Stripe emulator error: its state could not be saved (${String(error)}).`,
+            },
+          },
+          headers: baseHeaders,
+        };
+      }
+      writeResponse(response, reply.status, reply.body, reply.headers);
+
+      function respond(headers: Record<string, string>, takeGlobal: typeof takeGlobalFault): Reply {
+        try {
+          return handleApiRequest(headers, takeGlobal);
+        } catch (error) {
+          if (error instanceof StripeApiError) {
+            return {
+              status: error.status,
+              body: { error: withRequestLog(error.body, requestId) },
+              headers: { ...headers, ...error.headers },
+            };
           }
-          if (previous.fingerprint !== fingerprint) {
-            throw new StripeApiError(400, {
-              type: "idempotency_error",
-              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-            });
-          }
-          send(response, previous.status, previous.body, { ...baseHeaders, "idempotent-replayed": "true" });
-          return;
+          const message = error instanceof Error ? error.message : String(error);
+          return {
+            status: 500,
+            body: { error: { type: "api_error", message: `Stripe emulator error: ${message}` } },
+            headers,
+          };
         }
       }
 
-      const ctx: Ctx = {
-        emu,
-        account,
-        request: { id: requestId, idempotency_key: key },
-        apiVersion: typeof version === "string" ? version : (account.apiVersion ?? defaultApiVersion),
-      };
-      runDueWork({ ...ctx, request: automatic }, null, Math.floor(emu.now() / 1000));
-      const params = new Params(raw);
-      let status = 200;
-      let result: unknown;
-      try {
-        const value = matched.route.handler({ ctx, params, path: { id: matched.id } });
-        result = expandResponse(account, value, params.expand());
-      } catch (error) {
-        if (!(error instanceof StripeApiError)) throw error;
-        status = error.status;
-        result = { error: withRequestLog(error.body, requestId) };
-        Object.assign(baseHeaders, error.headers);
+      function handleApiRequest(headers: Record<string, string>, takeGlobal: typeof takeGlobalFault): Reply {
+        const version = request.headers["stripe-version"];
+        if (typeof version === "string") {
+          account.apiVersion ??= version;
+          headers["stripe-version"] = version;
+        }
+        if (account.faults.unreachable || emu.faults.unreachable) {
+          throw apiError(503, "The Stripe emulator is set to be unreachable (503).", {
+            "stripe-should-retry": "false",
+          });
+        }
+        const forced = account.faults.failNext.shift() ?? takeGlobal();
+        if (forced) {
+          throw apiError(
+            forced.status,
+            `The Stripe emulator was told to fail this request with ${forced.status}.`,
+            forced.shouldRetry === null ? {} : { "stripe-should-retry": String(forced.shouldRetry) },
+          );
+        }
+
+        const matched = matchRoute(routes, method, url.pathname);
+        if (!matched || matched === "method_not_allowed") {
+          throw invalidRequest(
+            `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+            { status: 404 },
+          );
+        }
+        if (deny.includes(matched.route.resource)) {
+          const key = request.headers.authorization?.slice(7) ?? "";
+          throw new StripeApiError(403, {
+            type: "invalid_request_error",
+            message: `The provided key '${maskKey(key)}' does not have the required permissions for this endpoint on account '${account.id}'. Having the 'rak_${matched.route.resource}_${method === "GET" ? "read" : "write"}' permission would allow this request to continue.`,
+          });
+        }
+
+        const raw: FormObject = {
+          ...parseForm(url.search.slice(1)),
+          ...parseBody(body, request.headers["content-type"]),
+        };
+        checkParams(matched.route, raw);
+        const idempotencyKey = method === "POST" ? request.headers["idempotency-key"] : undefined;
+        const key = typeof idempotencyKey === "string" && idempotencyKey ? idempotencyKey : null;
+        const endpoint = `${method} ${url.pathname}`;
+        const fingerprint = sortedJson(raw);
+        if (key) {
+          headers["idempotency-key"] = key;
+          const previous = account.idempotency.get(key);
+          if (previous) {
+            if (previous.endpoint !== endpoint) {
+              throw new StripeApiError(400, {
+                type: "idempotency_error",
+                message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${previous.endpoint}' vs '${endpoint}'). Try using a key other than '${key}' if you meant to execute a different request.`,
+              });
+            }
+            if (previous.fingerprint !== fingerprint) {
+              throw new StripeApiError(400, {
+                type: "idempotency_error",
+                message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+              });
+            }
+            return {
+              status: previous.status,
+              body: previous.body,
+              headers: { ...headers, "idempotent-replayed": "true" },
+            };
+          }
+        }
+
+        const ctx: Ctx = {
+          emu,
+          account,
+          request: { id: requestId, idempotency_key: key },
+          apiVersion: typeof version === "string" ? version : (account.apiVersion ?? defaultApiVersion),
+        };
+        runDueWork({ ...ctx, request: automatic }, null, Math.floor(emu.now() / 1000));
+        const params = new Params(raw);
+        let status = 200;
+        let result: unknown;
+        try {
+          const value = matched.route.handler({ ctx, params, path: { id: matched.id } });
+          result = expandResponse(account, value, params.expand());
+        } catch (error) {
+          if (!(error instanceof StripeApiError)) throw error;
+          status = error.status;
+          result = { error: withRequestLog(error.body, requestId) };
+          Object.assign(headers, error.headers);
+        }
+        if (key && replayable(status))
+          account.idempotency.set(key, { fingerprint, endpoint, status, body: result });
+        return { status, body: result, headers };
       }
-      if (key && replayable(status))
-        account.idempotency.set(key, { fingerprint, endpoint, status, body: result });
-      send(response, status, result, baseHeaders);
     } catch (error) {
       if (response.headersSent) return;
       if (error instanceof StripeApiError) {
-        send(
+        writeResponse(
           response,
           error.status,
           { error: withRequestLog(error.body, requestId) },
@@ -213,7 +250,7 @@ export function createRequestHandler(emu: Emulator, routes: CompiledRoute[], das
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      send(
+      writeResponse(
         response,
         500,
         { error: { type: "api_error", message: `Stripe emulator error: ${message}` } },

@@ -221,6 +221,18 @@ export interface StateSaver {
   touch(account: Account): void;
   /** Saves everything changed so far; resolves once it is in the database. */
   save(): Promise<void>;
+  /**
+   * Runs one operation on an account and saves what it changed. With shared storage the account
+   * is brought up to date first and locked while `work` runs, and `work` may run a second time
+   * (after a reload) when another process changed the account meanwhile, so it must act only on
+   * the account (its side effects elsewhere must tolerate a discarded run). `read` operations
+   * usually change nothing: they skip the lock unless they did change something.
+   */
+  run<T>(account: Account, mode: "read" | "write", work: () => T): Promise<T>;
+  /** Counts the times this account was reloaded from shared storage (its objects replaced). */
+  generation(account: Account): number;
+  /** An account known only by its id (a 3DS or invoice page), found in shared storage. */
+  findById(id: string): Promise<Account | undefined>;
 }
 
 /** Who caused a change: an API request (its id and idempotency key) or nobody (automatic). */

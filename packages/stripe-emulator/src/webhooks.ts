@@ -27,8 +27,12 @@ export interface WebhookOptions {
   /** Delays before each redelivery of a failed attempt (Stripe retries for days; tests want short). */
   retryDelaysMs: number[];
   timeoutMs: number;
-  /** After an attempt changed the account (delivery log, pending deliveries, the event): saves it. */
-  onAttempt?: (account: Account) => void;
+  /**
+   * Runs an operation on the account and saves it (`StateSaver.run`): an attempt starts with one
+   * (is it still pending? the account is brought up to date first) and records its outcome in
+   * another; the HTTP call itself happens between the two, outside any lock or transaction.
+   */
+  run: <T>(account: Account, mode: "read" | "write", work: () => T) => Promise<T>;
 }
 
 const pendingKey = (eventId: string, endpointId: string) => `${eventId} ${endpointId}`;
@@ -89,8 +93,8 @@ export class WebhookDispatcher {
         continue;
       }
       const delay = pending.dueAt - this.options.now();
-      if (delay <= 0) this.enqueue(account, pending.endpoint, event.object as EmulatorEvent, pending.attempt);
-      else this.schedule(account, pending.endpoint, event.object as EmulatorEvent, pending.attempt, delay);
+      if (delay <= 0) this.chain(account, pending.endpoint, pending.event, pending.attempt);
+      else this.schedule(account, pending.endpoint, pending.event, pending.attempt, delay);
     }
   }
 
@@ -108,65 +112,61 @@ export class WebhookDispatcher {
       attempt,
       dueAt: this.options.now(),
     });
+    this.chain(account, endpointId, event.id, attempt);
+  }
+
+  private chain(account: Account, endpointId: string, eventId: string, attempt: number): void {
     const previous = this.chains.get(endpointId) ?? Promise.resolve();
     // A failing attempt must not break the chain of later deliveries to this endpoint.
-    const next = previous
-      .then(() => this.attempt(account, endpointId, event, attempt))
-      .catch(() => undefined)
-      .then(() => {
-        if (!this.closed) this.options.onAttempt?.(account);
-      });
+    const next = previous.then(() => this.attempt(account, endpointId, eventId, attempt)).catch(() => undefined);
     this.chains.set(endpointId, next);
   }
 
-  private async attempt(
-    account: Account,
-    endpointId: string,
-    event: EmulatorEvent,
-    attempt: number,
-  ): Promise<void> {
+  private async attempt(account: Account, endpointId: string, eventId: string, attempt: number): Promise<void> {
     if (this.closed) return;
-    const key = pendingKey(event.id, endpointId);
-    const endpoint = account.store.get("webhook_endpoint", endpointId);
-    if (!endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
-      account.pendingDeliveries.delete(key);
-      return;
-    }
-    const at = Math.floor(this.options.now() / 1000);
-    const record = {
-      event: event.id,
-      type: event.type,
-      endpoint: endpoint.id,
-      url: endpoint.url,
-      attempt,
-      at,
-    };
-    if (!isLoopbackUrl(endpoint.url)) {
-      account.deliveries.push({
-        ...record,
-        status: null,
-        ok: false,
-        error: "not delivered: only loopback URLs are called",
-      });
-      account.pendingDeliveries.delete(key);
-      return;
-    }
-    const payload = JSON.stringify(event, null, 2);
+    const key = pendingKey(eventId, endpointId);
+    // Still to do? (The request that queued it may have been discarded and run again, or another
+    // process may have delivered it.) Read what to send from the account as stored now.
+    const call = await this.options.run(account, "read", () => {
+      const pending = account.pendingDeliveries.get(key);
+      if (pending?.attempt !== attempt) return null;
+      const endpoint = account.store.get("webhook_endpoint", endpointId);
+      const event = account.store.get("event", eventId);
+      if (!event || !endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
+        account.pendingDeliveries.delete(key);
+        return null;
+      }
+      const at = Math.floor(this.options.now() / 1000);
+      const record = { event: event.id, type: event.type, endpoint: endpoint.id, url: endpoint.url, attempt, at };
+      if (!isLoopbackUrl(endpoint.url)) {
+        account.deliveries.push({
+          ...record,
+          status: null,
+          ok: false,
+          error: "not delivered: only loopback URLs are called",
+        });
+        account.pendingDeliveries.delete(key);
+        return null;
+      }
+      const payload = JSON.stringify(event, null, 2);
+      return { record, payload, signature: signatureHeader(payload, endpoint.secret, at) };
+    });
+    if (!call || this.closed) return;
     const controller = new AbortController();
     this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const response = await fetch(endpoint.url, {
+      const response = await fetch(call.record.url, {
         method: "POST",
         headers: {
           "content-type": "application/json; charset=utf-8",
           "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
           "cache-control": "no-cache",
-          "stripe-signature": signatureHeader(payload, endpoint.secret, at),
+          "stripe-signature": call.signature,
         },
-        body: payload,
+        body: call.payload,
         signal: controller.signal,
       });
       status = response.status;
@@ -179,32 +179,30 @@ export class WebhookDispatcher {
     }
     if (this.closed) return;
     const ok = status !== null && status >= 200 && status < 300;
-    account.deliveries.push({ ...record, status, ok, error: ok ? null : (error ?? `HTTP ${status}`) });
-    account.store.touched.add(event.id);
-    account.pendingDeliveries.delete(key);
-    if (ok) {
-      event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
-      return;
-    }
-    const delay = this.options.retryDelaysMs[attempt - 1];
-    if (delay === undefined) return;
-    account.pendingDeliveries.set(key, {
-      event: event.id,
-      endpoint: endpointId,
-      attempt: attempt + 1,
-      dueAt: this.options.now() + delay,
+    const retryIn = await this.options.run(account, "write", () => {
+      account.deliveries.push({ ...call.record, status, ok, error: ok ? null : (error ?? `HTTP ${status}`) });
+      if (account.pendingDeliveries.get(key)?.attempt !== attempt) return undefined;
+      account.pendingDeliveries.delete(key);
+      if (ok) {
+        const event = account.store.get("event", eventId);
+        if (event) event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
+        return undefined;
+      }
+      const delay = this.options.retryDelaysMs[attempt - 1];
+      if (delay === undefined) return undefined;
+      account.pendingDeliveries.set(key, {
+        event: eventId,
+        endpoint: endpointId,
+        attempt: attempt + 1,
+        dueAt: this.options.now() + delay,
+      });
+      return delay;
     });
-    this.schedule(account, endpointId, event, attempt + 1, delay);
+    if (retryIn !== undefined && !this.closed) this.schedule(account, endpointId, eventId, attempt + 1, retryIn);
   }
 
-  private schedule(
-    account: Account,
-    endpointId: string,
-    event: EmulatorEvent,
-    attempt: number,
-    delay: number,
-  ) {
-    const run = () => this.enqueue(account, endpointId, event, attempt);
+  private schedule(account: Account, endpointId: string, eventId: string, attempt: number, delay: number) {
+    const run = () => this.chain(account, endpointId, eventId, attempt);
     const retry = setTimeout(() => {
       this.retries.delete(retry);
       run();

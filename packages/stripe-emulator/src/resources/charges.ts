@@ -52,9 +52,11 @@ function wakeAt(ctx: Ctx, at: number): void {
   const timer = setTimeout(
     () => {
       emu.wakeTimers.delete(timer);
-      runDueWork({ emu, account, request: automatic }, null, Math.floor(emu.now() / 1000));
-      emu.saver.touch(account);
-      const saving = emu.saver.save().catch(() => undefined);
+      const saving = emu.saver
+        .run(account, "write", () =>
+          runDueWork({ emu, account, request: automatic }, null, Math.floor(emu.now() / 1000)),
+        )
+        .catch(() => undefined);
       emu.background.add(saving);
       void saving.finally(() => emu.background.delete(saving));
     },

@@ -1,0 +1,1 @@
+ALTER TABLE "stripe_emulator_accounts" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;
