@@ -93,7 +93,8 @@ function diff(account: Account, saved: Saved, fieldsTouched: boolean): Pending |
     const entry = store.entry(id);
     if (!entry) continue;
     const document = JSON.stringify(entry.object);
-    if (saved.objects.get(id) !== document) change.objects.push({ id, kind: entry.kind, seq: entry.seq, document });
+    if (saved.objects.get(id) !== document)
+      change.objects.push({ id, kind: entry.kind, seq: entry.seq, document });
   }
   for (const id of removed) if (saved.objects.has(id)) change.removedObjects.push(id);
   let rows: Map<string, StoredField> | null = null;
@@ -112,7 +113,10 @@ function diff(account: Account, saved: Saved, fieldsTouched: boolean): Pending |
   };
   const empty =
     !change.created &&
-    change.objects.length + change.removedObjects.length + change.fields.length + change.removedFields.length ===
+    change.objects.length +
+      change.removedObjects.length +
+      change.fields.length +
+      change.removedFields.length ===
       0;
   return empty ? null : { account, saved, change, rows, undo };
 }
@@ -354,7 +358,13 @@ export class SharedSaver implements StateSaver {
     } catch (error) {
       // This copy may hold changes that were not saved: the next operation reloads it.
       if (saved.stored) saved.version = -2;
-      else restoreInto(this.emu, account, { keyDigest: saved.keyDigest, id: account.id, objects: [], fields: [] });
+      else
+        restoreInto(this.emu, account, {
+          keyDigest: saved.keyDigest,
+          id: account.id,
+          objects: [],
+          fields: [],
+        });
       throw error;
     }
   }

@@ -118,11 +118,18 @@ export class WebhookDispatcher {
   private chain(account: Account, endpointId: string, eventId: string, attempt: number): void {
     const previous = this.chains.get(endpointId) ?? Promise.resolve();
     // A failing attempt must not break the chain of later deliveries to this endpoint.
-    const next = previous.then(() => this.attempt(account, endpointId, eventId, attempt)).catch(() => undefined);
+    const next = previous
+      .then(() => this.attempt(account, endpointId, eventId, attempt))
+      .catch(() => undefined);
     this.chains.set(endpointId, next);
   }
 
-  private async attempt(account: Account, endpointId: string, eventId: string, attempt: number): Promise<void> {
+  private async attempt(
+    account: Account,
+    endpointId: string,
+    eventId: string,
+    attempt: number,
+  ): Promise<void> {
     if (this.closed) return;
     const key = pendingKey(eventId, endpointId);
     // Still to do? (The request that queued it may have been discarded and run again, or another
@@ -137,7 +144,14 @@ export class WebhookDispatcher {
         return null;
       }
       const at = Math.floor(this.options.now() / 1000);
-      const record = { event: event.id, type: event.type, endpoint: endpoint.id, url: endpoint.url, attempt, at };
+      const record = {
+        event: event.id,
+        type: event.type,
+        endpoint: endpoint.id,
+        url: endpoint.url,
+        attempt,
+        at,
+      };
       if (!isLoopbackUrl(endpoint.url)) {
         account.deliveries.push({
           ...record,
@@ -198,7 +212,8 @@ export class WebhookDispatcher {
       });
       return delay;
     });
-    if (retryIn !== undefined && !this.closed) this.schedule(account, endpointId, eventId, attempt + 1, retryIn);
+    if (retryIn !== undefined && !this.closed)
+      this.schedule(account, endpointId, eventId, attempt + 1, retryIn);
   }
 
   private schedule(account: Account, endpointId: string, eventId: string, attempt: number, delay: number) {
