@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, jobs, type Job, type JobKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
@@ -24,14 +24,38 @@ export type EnqueueJobInput = {
   maxAttempts?: number;
 };
 
+type Announced = Pick<Job, "id" | "kind" | "businessId">;
+
 // Jobs enqueued inside transactionWithJobs(), to announce once the transaction has committed.
-const enqueuedInScope = new AsyncLocalStorage<Job[]>();
+const enqueuedInScope = new AsyncLocalStorage<Announced[]>();
 
 /**
  * Writes one outbox row. Call it with the transaction that makes the change causing the work,
  * so the work exists if and only if the change committed.
  */
 export async function enqueueJob(tx: Db, input: EnqueueJobInput): Promise<Job | null> {
+  const [job] = await jobInsert(tx, input).returning();
+  if (job) enqueuedInScope.getStore()?.push(job);
+  return job ?? null;
+}
+
+/**
+ * enqueueJob's row as SQL to embed in the statement that makes the change (a data-modifying
+ * CTE, `RETURNING id`), to save a round trip: the row is written by that statement or not at all.
+ * Once the statement has answered the job's id (null: a duplicate `dedupeKey`, nothing written),
+ * hand the job to `announceJob`.
+ */
+export function embeddedJob(tx: Db, input: EnqueueJobInput): { sql: SQL; job: Announced } {
+  const id = newId("job");
+  return { sql: sql`${jobInsert(tx, input, id).getSQL()} returning ${jobs.id}`, job: { id, kind: input.kind, businessId: input.businessId } };
+}
+
+/** Announces an embedded job once its statement (or the transaction around it) has committed. */
+export function announceJob(job: Announced): void {
+  enqueuedInScope.getStore()?.push(job);
+}
+
+function jobInsert(tx: Db, input: EnqueueJobInput, id = newId("job")) {
   const at =
     input.runAt !== undefined
       ? sql`${toTimestamp(input.runAt)}::timestamptz`
@@ -44,10 +68,10 @@ export async function enqueueJob(tx: Db, input: EnqueueJobInput): Promise<Job | 
     input.businessClock && input.businessId && input.runAt !== undefined
       ? sql`${at} - (select ${businesses.clockOffsetMs} from ${businesses} where ${businesses.id} = ${input.businessId})::float8 * interval '1 millisecond'`
       : at;
-  const [job] = await tx
+  return tx
     .insert(jobs)
     .values({
-      id: newId("job"),
+      id,
       kind: input.kind,
       businessId: input.businessId,
       payload: input.payload,
@@ -56,10 +80,7 @@ export async function enqueueJob(tx: Db, input: EnqueueJobInput): Promise<Job | 
       dedupeKey: input.dedupeKey ?? null,
       ...(input.maxAttempts ? { maxAttempts: input.maxAttempts } : {}),
     })
-    .onConflictDoNothing({ target: jobs.dedupeKey })
-    .returning();
-  if (job) enqueuedInScope.getStore()?.push(job);
-  return job ?? null;
+    .onConflictDoNothing({ target: jobs.dedupeKey });
 }
 
 /**
@@ -69,8 +90,22 @@ export async function enqueueJob(tx: Db, input: EnqueueJobInput): Promise<Job | 
  */
 export async function transactionWithJobs<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   if (enqueuedInScope.getStore()) return db.transaction((tx) => fn(tx)); // the outer scope announces
-  const enqueued: Job[] = [];
-  const result = await enqueuedInScope.run(enqueued, () => db.transaction((tx) => fn(tx)));
+  return announcingAfter(db, () => db.transaction((tx) => fn(tx)));
+}
+
+/**
+ * For a change written by one statement (atomic by itself, so no BEGIN and COMMIT round trips):
+ * runs `fn` with `db` and announces its jobs once it has returned. Inside transactionWithJobs
+ * (`db` is then its transaction), the outer scope announces them after its commit.
+ */
+export async function statementWithJobs<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (enqueuedInScope.getStore()) return fn(db);
+  return announcingAfter(db, () => fn(db));
+}
+
+async function announcingAfter<T>(db: Db, run: () => Promise<T>): Promise<T> {
+  const enqueued: Announced[] = [];
+  const result = await enqueuedInScope.run(enqueued, run);
   if (enqueued.length)
     await dispatchJobs(db, enqueued).catch((error: unknown) => log.warn("job dispatch failed", { error }));
   return result;

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businessPaymentMethods, businessProviders, sessions } from "@/db/schema";
+import { openDatabase, sql } from "@/db/client";
+import { businessPaymentMethods, businessProviders, jobs, sessions } from "@/db/schema";
 import { checkoutUrl } from "@/lib/env";
 import { stopSandboxEmulator } from "@/lib/providers/stripe/sandbox-emulator";
 import { countSessions, expectFieldErrors, isErrorMessage } from "@/test/api-assertions";
-import { api, createTestBusiness, sessionBody, testDb, uniqueName } from "@/test/helpers";
+import { api, createTestBusiness, sessionBody, testDb, testHandle, uniqueName } from "@/test/helpers";
 
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
 let biz: Biz;
@@ -315,6 +316,26 @@ describe("POST /session: order_id", () => {
       .where(and(eq(sessions.businessId, biz.business.id), eq(sessions.orderId, orderId)));
     expect(rows).toHaveLength(1);
   });
+  it("writes the session's expiry job with it, due at expires_at on the business's clock", async () => {
+    for (const orderId of [uniqueName("plain"), `${uniqueName("stemmed")}-7`]) {
+      const res = await post(sessionBody({ order_id: orderId }));
+      expect(res.status).toBe(201);
+      const session = await storedSession(res.body.session_id as string);
+      const found = await testDb().select().from(jobs).where(eq(jobs.dedupeKey, `expire_session:${session!.id}`));
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ kind: "expire_session", businessId: biz.business.id, payload: { sessionId: session!.id }, businessClock: true, maxAttempts: 10 });
+      expect(new Date(found[0]!.runAt).getTime()).toBe(new Date(session!.expiresAt).getTime());
+    }
+  });
+
+  it("a refused session leaves no expiry job behind", async () => {
+    const orderId = uniqueName("dup");
+    expect((await post(sessionBody({ order_id: orderId }))).status).toBe(201);
+    const before = await testDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.businessId, biz.business.id));
+    expectFieldErrors(await post(sessionBody({ order_id: orderId })), ["order_id"]);
+    const after = await testDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.businessId, biz.business.id));
+    expect(after).toHaveLength(before.length);
+  });
 });
 
 describe("POST /session: order ids a plan's renewals will take", () => {
@@ -348,6 +369,40 @@ describe("POST /session: order ids a plan's renewals will take", () => {
     const stem = `${uniqueName("odd")}.%_*`;
     expect((await post(sessionBody({ order_id: `${stem.replace(".", "x")}-2` }))).status).toBe(201);
     expect((await post(plan(stem))).status).toBe(201);
+  });
+
+  it("sessions {order_id}-{n} of one stem never wait on each other, only on a plan of that stem (PostgreSQL)", async (ctx) => {
+    const url = (testHandle() as { url?: string }).url;
+    ctx.skip(!url, "needs PostgreSQL (DATABASE_URL)");
+    const stem = uniqueName("busy");
+    const other = await openDatabase({ kind: "postgres", url: url!, max: 1 });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // Another instance's session `${stem}-2`, still in its transaction, holding its stem's lock.
+    const inFlight = other.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${`order:${biz.business.id}:${stem}`}, 0))`);
+      held();
+      await released;
+    });
+    try {
+      await holding;
+      const sibling = post(sessionBody({ order_id: `${stem}-3` })).then((res) => res.status);
+      const waited = new Promise((resolve) => setTimeout(() => resolve("still waiting after 5 s"), 5_000));
+      expect(await Promise.race([sibling, waited])).toBe(201);
+      let planAnswered = false;
+      const planned = post(plan(stem)).then((res) => ((planAnswered = true), res));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(planAnswered).toBe(false);
+      release();
+      // Once free, the plan sees `${stem}-3`.
+      expectFieldErrors(await planned, ["order_id"]);
+    } finally {
+      release();
+      await inFlight;
+      await other.close();
+    }
   });
 
   it("a plan and its renewal id created at the same moment: never both", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businessPaymentMethods, businessProviders, paymentMethods, sessions, type Session } from "@/db/schema";
 import type { ApiCaller } from "@/lib/auth/api-keys";
@@ -14,8 +14,8 @@ import {
 import { parseOrThrow } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
 import { toDbTime } from "@/lib/time";
-import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
-import { scheduleSessionExpiry } from "@/lib/sessions/schedule-session-expiry";
+import { announceJob, embeddedJob, statementWithJobs, transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { sessionExpiryJob } from "@/lib/sessions/schedule-session-expiry";
 import { log } from "@/lib/log";
 import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
 import { parseRequiredIp, sessionInputSchema } from "./session-input";
@@ -66,9 +66,11 @@ export async function prepareSession(db: Db, caller: ApiCaller, body: Record<str
     requiredIp = ip;
   }
 
-  const methods = await activeMethods(db, caller.business.id);
+  // Only a forced method or a plan asks which methods are active (a session names none otherwise).
+  const forcesMethod = input.paymentMethodId !== undefined && input.paymentMethodId !== null;
+  const methods = forcesMethod || input.subscription ? await activeMethods(db, caller.business.id) : [];
   // Any given id, even "", must name an enabled method: the column is a foreign key.
-  if (input.paymentMethodId !== undefined && input.paymentMethodId !== null) {
+  if (forcesMethod) {
     const forced = methods.find((m) => m.id === input.paymentMethodId);
     if (!forced) throw new PaymentMethodNotFoundError();
     if (input.subscription && !forced.supportsSubscriptions)
@@ -92,6 +94,10 @@ export async function prepareSession(db: Db, caller: ApiCaller, body: Record<str
  * POST /session. Validates every rule of the interface, then stores the session. With a public
  * key the creator's IP is recorded and `ip` is ignored; with a secret key `ip` (if given) is the
  * IP the payer must pay from.
+ *
+ * The session and its expiry job are one statement (the job a data-modifying CTE), so a plain
+ * session costs one round trip, in autocommit. An order id that a plan's renewals could collide
+ * with adds the order-id lock, hence a transaction (see refuseRenewalOrderIdCollision).
  */
 export async function createSession(
   db: Db,
@@ -106,37 +112,56 @@ export async function createSession(
   const prefill = typeof customer === "string" ? null : { email: customer.email, name: customer.name, phone: customer.phone };
   const customerEmail = input.email ?? (typeof customer === "string" ? null : (customer.email ?? null));
   const now = businessNow(caller.business);
+  const businessId = caller.business.id;
+  const isPlan = Boolean(input.subscription);
+  const stem = renewalStem(input.order_id);
+
+  const insert = async (tx: Db): Promise<Session> => {
+    const values: typeof sessions.$inferInsert & { id: string; expiresAt: string } = {
+      id: newId("session"),
+      businessId,
+      amount: input.amount,
+      currency: input.currency,
+      customer: customerId,
+      customerEmail,
+      customerPrefill: prefill,
+      orderId: input.order_id,
+      description: input.description ?? null,
+      items: input.items,
+      metadata: input.metadata ?? {},
+      paymentMethodId: input.paymentMethodId ?? null,
+      subscriptionInterval: input.subscription?.interval ?? null,
+      subscriptionIntervalCount: input.subscription ? input.subscription.interval_count : null,
+      requiredIp,
+      creatorIp: caller.keyKind === "public" ? context.clientIp : null,
+      keyKind: caller.keyKind,
+      expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
+    };
+    // Its expiry (24 h later on the business's clock) is written with it, or not at all.
+    const expiry = embeddedJob(tx, sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt }));
+    const expiryJob = tx.$with("expiry_job", { id: sql<string>`id` }).as(expiry.sql);
+    const [row] = await tx
+      .with(expiryJob)
+      .insert(sessions)
+      .values(values)
+      .returning({
+        ...getTableColumns(sessions),
+        expiryJobId: sql<string | null>`(select id from expiry_job)`,
+        // Read in the statement's snapshot, taken once the order-id lock is held.
+        ...collisionChecks(businessId, input.order_id, isPlan, stem),
+      });
+    if (!row) throw new Error("session insert returned nothing");
+    const { expiryJobId, takenRenewal, reservedFor, ...session } = row;
+    refuseCollision(input.order_id, takenRenewal, reservedFor, stem);
+    if (expiryJobId) announceJob(expiry.job);
+    return session;
+  };
 
   try {
+    if (!isPlan && stem === undefined) return await statementWithJobs(db, insert);
     return await transactionWithJobs(db, async (tx) => {
-      await refuseRenewalOrderIdCollision(tx, caller.business.id, input.order_id, Boolean(input.subscription));
-      const [session] = await tx
-        .insert(sessions)
-        .values({
-          id: newId("session"),
-          businessId: caller.business.id,
-          amount: input.amount,
-          currency: input.currency,
-          customer: customerId,
-          customerEmail,
-          customerPrefill: prefill,
-          orderId: input.order_id,
-          description: input.description ?? null,
-          items: input.items,
-          metadata: input.metadata ?? {},
-          paymentMethodId: input.paymentMethodId ?? null,
-          subscriptionInterval: input.subscription?.interval ?? null,
-          subscriptionIntervalCount: input.subscription ? input.subscription.interval_count : null,
-          requiredIp,
-          creatorIp: caller.keyKind === "public" ? context.clientIp : null,
-          keyKind: caller.keyKind,
-          expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
-        })
-        .returning();
-      if (!session) throw new Error("session insert returned nothing");
-      // Its expiry (24 h later on the business's clock) is written with it, or not at all.
-      await scheduleSessionExpiry(tx, session);
-      return session;
+      await lockOrderId(tx, businessId, input.order_id, isPlan, stem);
+      return insert(tx);
     });
   } catch (error) {
     if (isUniqueViolation(error, "sessions_business_order_idx"))
@@ -148,50 +173,57 @@ export async function createSession(
 /** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
 const renewalSuffix = "^([2-9]|[1-9][0-9]+)$";
 
-/**
+/** `A` for an order id `A-<n>` that a renewal of a plan `A` would take, else undefined. */
+function renewalStem(orderId: string): string | undefined {
+  return /^(.+)-([2-9]|[1-9][0-9]+)$/.exec(orderId)?.[1];
+}
+
+/*
  * Renewals of a plan take `{order_id}-{cycle}` (unique per business like every order id), so a plan
  * with order_id `A` and a one-off session `A-2` cannot both exist: the renewal would have no order
- * id left while Stripe has already charged it. Whichever comes second is refused. The check and
- * the insert run under one lock per business and order-id stem, so two racing requests see each
- * other.
+ * id left while Stripe has already charged it. Whichever comes second is refused. A plan `A` takes
+ * the lock of `A` exclusively; a session `A-<n>` (plan or not) takes the lock of its stem `A` shared,
+ * so sessions `A-2`, `A-3`, ... never wait on each other, only on a plan `A`. The check runs in the
+ * insert's own statement, whose snapshot is taken once the lock is held, so two racing requests
+ * see each other. Longer key first, so never a deadlock.
  */
-async function refuseRenewalOrderIdCollision(tx: Db, businessId: string, orderId: string, isPlan: boolean) {
-  const stem = /^(.+)-([2-9]|[1-9][0-9]+)$/.exec(orderId)?.[1];
-  if (!isPlan && stem === undefined) return;
-  // The plan `A` and every `A-<n>` meet on the lock of `A`. Longer key first, so never a deadlock.
-  for (const key of [isPlan ? orderId : undefined, stem])
-    if (key !== undefined)
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order:${businessId}:${key}`}, 0))`);
-  if (isPlan) {
-    const [taken] = await tx
-      .select({ orderId: sessions.orderId })
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.businessId, businessId),
-          sql`starts_with(${sessions.orderId}, ${orderId + "-"})`,
-          sql`substr(${sessions.orderId}, ${orderId.length + 2}) ~ ${renewalSuffix}`,
-        ),
-      )
-      .limit(1);
-    if (taken)
-      throw ValidationError.field(
-        "order_id",
-        `order_id cannot start a plan: its renewals take ${orderId}-2, ${orderId}-3, ..., and ${taken.orderId} is already used by another session`,
-      );
-  }
-  if (stem !== undefined) {
-    const [plan] = await tx
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.businessId, businessId), eq(sessions.orderId, stem), sql`${sessions.subscriptionInterval} is not null`))
-      .limit(1);
-    if (plan)
-      throw ValidationError.field(
-        "order_id",
-        `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
-      );
-  }
+async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+  const lockKey = (key: string) => sql`hashtextextended(${`order:${businessId}:${key}`}, 0)`;
+  const locks = [
+    ...(isPlan ? [sql`pg_advisory_xact_lock(${lockKey(orderId)})`] : []),
+    ...(stem !== undefined ? [sql`pg_advisory_xact_lock_shared(${lockKey(stem)})`] : []),
+  ];
+  await tx.execute(sql`select ${sql.join(locks, sql`, `)}`);
+}
+
+function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+  const none = sql<string | null>`null::text`;
+  return {
+    // A plan `A`: a session `A-<n>` already exists.
+    takenRenewal: isPlan
+      ? sql<string | null>`(select ${sessions.orderId} from ${sessions} where ${sessions.businessId} = ${businessId}
+          and starts_with(${sessions.orderId}, ${orderId + "-"}) and substr(${sessions.orderId}, ${orderId.length + 2}) ~ ${renewalSuffix}
+          limit 1)`
+      : none,
+    // A session `A-<n>`: a plan `A` already exists.
+    reservedFor: stem !== undefined
+      ? sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
+          and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`
+      : none,
+  };
+}
+
+function refuseCollision(orderId: string, takenRenewal: string | null, reservedFor: string | null, stem: string | undefined) {
+  if (takenRenewal !== null)
+    throw ValidationError.field(
+      "order_id",
+      `order_id cannot start a plan: its renewals take ${orderId}-2, ${orderId}-3, ..., and ${takenRenewal} is already used by another session`,
+    );
+  if (reservedFor !== null)
+    throw ValidationError.field(
+      "order_id",
+      `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
+    );
 }
 
 export type SessionPaymentStart = {

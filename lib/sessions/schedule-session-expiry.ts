@@ -1,16 +1,12 @@
 import type { Db } from "@/db/client";
 import type { Session } from "@/db/schema";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueueJob, type EnqueueJobInput } from "@/lib/jobs/enqueue-job";
 
-/**
- * Schedules the expiry of a new session, due at its `expires_at` on the business's clock. Call it
- * in the transaction that creates the session. Scheduling twice is harmless.
- */
-export async function scheduleSessionExpiry(
-  tx: Db,
-  session: Pick<Session, "id" | "businessId" | "expiresAt">,
-) {
-  await enqueueJob(tx, {
+type Expiring = Pick<Session, "id" | "businessId" | "expiresAt">;
+
+/** The expiry job of a session: due at its `expires_at` on the business's clock. */
+export function sessionExpiryJob(session: Expiring): EnqueueJobInput {
+  return {
     kind: "expire_session",
     businessId: session.businessId,
     payload: { sessionId: session.id },
@@ -18,5 +14,13 @@ export async function scheduleSessionExpiry(
     businessClock: true,
     dedupeKey: `expire_session:${session.id}`,
     maxAttempts: 10,
-  });
+  };
+}
+
+/**
+ * Schedules the expiry of a new session, due at its `expires_at` on the business's clock. Call it
+ * in the transaction that creates the session. Scheduling twice is harmless.
+ */
+export async function scheduleSessionExpiry(tx: Db, session: Expiring) {
+  await enqueueJob(tx, sessionExpiryJob(session));
 }
