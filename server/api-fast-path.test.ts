@@ -159,6 +159,10 @@ describe("API fast path", () => {
   it.each([
     ["GET", "/api/payment/cs_nothing_here", true, undefined],
     ["GET", "/api/payment/caf%C3%A9?x=%", true, undefined],
+    ["GET", "/api/payment/%00", true, undefined],
+    ["GET", "/api/payment/a%2Fb", true, undefined],
+    ["GET", "/api/payment/x/../../balance", true, undefined],
+    ["GET", "/api/payment/x/%2e%2e/%2E%2E/balance", true, undefined],
     ["GET", "/api/balance", false, undefined],
     ["POST", "/api/session", true, "{not json"],
     ["POST", "/api/session", true, "[1,2]"],

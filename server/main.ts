@@ -50,8 +50,10 @@ async function main() {
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();
   const handleRequest = app.getRequestHandler();
-  // The JSON API is answered before Next's pipeline, by the same router (decision 0030).
-  const server = http.createServer(requestListener(handleRequest, apiFastPath({ port: e.PORT })));
+  // The JSON API is answered before Next's pipeline, by the same router (decision 0030); under
+  // `npm run dev` Next's route serves it, so edits to lib/ reload without a restart.
+  const api = dev ? undefined : apiFastPath({ port: e.PORT });
+  const server = http.createServer(requestListener(handleRequest, api));
   server.on("clientError", answerClientError);
   server.keepAliveTimeout = 65_000;
   // On SIGTERM, requests already started run to their end (bounded): see stop() below.
