@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cardDigits, cvcLength, formatCardNumber, formatExpiryInput, isExpired, isValidCardNumber, parseExpiry, testCards } from "./card";
+import { groupCardDigits } from "./card-input";
 
 describe("card numbers", () => {
   it("accepts every Stripe test card the sandbox documents", () => {
@@ -20,6 +21,14 @@ describe("card numbers", () => {
     expect(formatCardNumber("378282246310005")).toBe("3782 822463 10005");
     expect(formatCardNumber("4242 42x")).toBe("4242 42");
     expect(cardDigits("4242 4242-4242 4242")).toBe("4242424242424242");
+  });
+
+  it("groups without card-validator as it does for Visa (what the page shows before the brand rules load)", () => {
+    // The checkout page prints the test cards and groups early keystrokes with groupCardDigits.
+    for (const card of testCards) expect(groupCardDigits(card.number)).toBe(formatCardNumber(card.number));
+    for (const typed of ["", "4", "4242 4", "4242424242424242", "5555555555554444"])
+      expect(groupCardDigits(typed), typed).toBe(formatCardNumber(typed));
+    expect(groupCardDigits("378282246310005", [4, 10])).toBe("3782 822463 10005");
   });
 
   it("knows Amex codes have four digits", () => {

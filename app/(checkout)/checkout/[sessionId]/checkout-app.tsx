@@ -1,16 +1,16 @@
 "use client";
 
-import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { canPay, pollInterval, type CheckoutState } from "@/lib/checkout/checkout-state";
+import { canPay, type CheckoutState } from "@/lib/checkout/checkout-state";
 import type { CheckoutPageData, CheckoutStatus } from "@/lib/checkout/get-checkout";
-import { fetchCheckoutStatus, submitPayment } from "@/lib/checkout/pay-client";
+import { submitPayment } from "@/lib/checkout/pay-client";
 import { intervalWords, recurringPrice } from "@/lib/checkout/recurring-price";
 import { formatAmount, interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
 import { PaymentForm } from "./payment-form";
+import { useCheckoutStatus } from "./use-checkout-status";
 
 export type CountryOption = { code: string; name: string };
 
@@ -19,34 +19,21 @@ type Props = { data: CheckoutPageData; locale: Locale; messages: Messages; count
 // Only live businesses' pages load this chunk (and, through it, Stripe.js).
 const LiveStripeProvider = dynamic(() => import("./live-stripe"), { ssr: false });
 
-export function CheckoutApp(props: Props) {
-  const [client] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: 2, staleTime: 5_000, refetchOnWindowFocus: true } } }),
-  );
-  return (
-    <QueryClientProvider client={client}>
-      <Checkout {...props} />
-    </QueryClientProvider>
-  );
-}
-
-function Checkout({ data, locale, messages, countries }: Props) {
-  const queryClient = useQueryClient();
-  const queryKey = ["checkout-status", data.sessionId];
-  const { data: status } = useQuery({
-    queryKey,
-    queryFn: () => fetchCheckoutStatus(data.sessionId),
-    initialData: {
-      session_id: data.sessionId,
-      state: data.state,
-      status: null,
-      amount: data.paidAmount ?? data.amount,
-      currency: data.currency,
-      payment_method: data.paidMethod,
-      failure_code: data.failureCode,
-    } satisfies CheckoutStatus,
-    refetchInterval: (query) => pollInterval(query.state.data?.state ?? "open"),
-  });
+/**
+ * The interactive part of the hosted page: the order summary (its total follows the chosen method
+ * and the session's state), the payment form and the result. Server-rendered like the rest, then
+ * hydrated; what only paying needs (validation, card brand rules, Stripe.js) loads on demand.
+ */
+export function CheckoutApp({ data, locale, messages, countries }: Props) {
+  const { status, setStatus, refetch } = useCheckoutStatus(data.sessionId, {
+    session_id: data.sessionId,
+    state: data.state,
+    status: null,
+    amount: data.paidAmount ?? data.amount,
+    currency: data.currency,
+    payment_method: data.paidMethod,
+    failure_code: data.failureCode,
+  } satisfies CheckoutStatus);
   // Set when a payment attempt learns the session was paid meanwhile (another tab, another device).
   const [alreadyPaid, setAlreadyPaid] = useState(false);
   // "Pay another way" from a payment left in progress (a redirect or a 3-D Secure challenge the
@@ -71,9 +58,9 @@ function Checkout({ data, locale, messages, countries }: Props) {
   const renewal = renewalMethod?.renewalAmount ?? data.amount;
   const planPrice = plan ? recurringPrice(renewal, data.currency, plan, locale, messages) : null;
 
-  const onStatus = (next: CheckoutStatus) => queryClient.setQueryData(queryKey, next);
+  const onStatus = setStatus;
   const onNotPayable = async () => {
-    const fresh = await queryClient.fetchQuery({ queryKey, queryFn: () => fetchCheckoutStatus(data.sessionId), staleTime: 0 });
+    const fresh = await refetch();
     if (fresh.state === "succeeded") setAlreadyPaid(true);
     setRetrying(false);
   };
@@ -103,11 +90,6 @@ function Checkout({ data, locale, messages, countries }: Props) {
 
   return (
     <>
-      {data.mode === "sandbox" ? (
-        <p className="test-banner" data-testid="test-mode">
-          <strong>{messages.testMode.banner}</strong> <span>{messages.testMode.detail}</span>
-        </p>
-      ) : null}
       <section className="card summary" aria-labelledby="checkout-title">
         <h1 id="checkout-title" className="summary-title">
           <span className="merchant" data-testid="merchant">

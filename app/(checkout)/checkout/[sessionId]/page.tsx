@@ -21,6 +21,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ sessi
   const locale = await requestLocale();
   const data = await getCheckoutPage(await getDb(), sessionId);
   if (!data) notFound();
+  const messages = messagesFor(locale);
   const collator = new Intl.Collator(locale);
   const countries = countryCodes
     .map((code) => ({ code, name: countryName(code, locale) }))
@@ -29,7 +30,12 @@ export default async function CheckoutPage({ params }: { params: Promise<{ sessi
   return (
     <main className="page">
       <BrandingHeader branding={data.branding} />
-      <CheckoutApp data={data} locale={locale} messages={messagesFor(locale)} countries={countries} />
+      {data.mode === "sandbox" ? (
+        <p className="test-banner" data-testid="test-mode">
+          <strong>{messages.testMode.banner}</strong> <span>{messages.testMode.detail}</span>
+        </p>
+      ) : null}
+      <CheckoutApp data={data} locale={locale} messages={messages} countries={countries} />
     </main>
   );
 }

@@ -1,16 +1,10 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useContext, useEffect, useId, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
-import { formatCardNumber, formatExpiryInput, testCards } from "@/lib/checkout/card";
-import {
-  checkoutFormSchema,
-  customerDetailsOf,
-  payRequestOf,
-  simulatedWalletCard,
-  type CheckoutFormValues,
-} from "@/lib/checkout/checkout-form";
+import { formatExpiryInput, groupCardDigits, testCards } from "@/lib/checkout/card-input";
+import type * as CardBrandsModule from "@/lib/checkout/card";
+import type { CheckoutFormValues } from "@/lib/checkout/checkout-form";
 import type { CheckoutMethod, CheckoutPageData, CheckoutStatus } from "@/lib/checkout/get-checkout";
 import { submitPayment } from "@/lib/checkout/pay-client";
 import { failureMessage } from "@/lib/checkout/failure-message";
@@ -49,13 +43,16 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
   const alertRef = useRef<HTMLDivElement>(null);
 
   // The sandbox card form is ours to validate; live card details are Stripe's Payment Element's.
+  // The rules (zod, card brands) load when the customer first pays, not with the page.
   const cardMethods = sandbox ? data.methods.filter(isCard).map((m) => m.id) : [];
-  const resolver: Resolver<CheckoutFormValues> = (values, context, options) =>
-    (zodResolver(checkoutFormSchema(messages.errors, { cardMethods })) as unknown as Resolver<CheckoutFormValues>)(
+  const resolver: Resolver<CheckoutFormValues> = async (values, context, options) => {
+    const [{ checkoutFormSchema }, { zodResolver }] = await Promise.all([loadFormRules(), import("@hookform/resolvers/zod")]);
+    return (zodResolver(checkoutFormSchema(messages.errors, { cardMethods })) as unknown as Resolver<CheckoutFormValues>)(
       values,
       context,
       options,
     );
+  };
   const form = useForm<CheckoutFormValues>({
     // Errors appear when the customer tries to pay (not on blur, which would move the pay button
     // under a pointer that is pressing it), then update as they type.
@@ -153,6 +150,7 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
 
   const onValid = async (values: CheckoutFormValues) => {
     if (!current) return;
+    const { customerDetailsOf, payRequestOf } = await loadFormRules();
     if (isCard(current) && !sandbox) {
       if (!live?.ready) return showAlert(messages.card.loadFailed);
       setBusy({ text: messages.pay.working });
@@ -171,19 +169,27 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
   async function payWithSimulatedWallet(wallet: CheckoutMethod) {
     const ok = await trigger(["name", "email", "phone", "line1", "city", "postalCode", "country"], { shouldFocus: true });
     if (!ok) return setAlert(messages.errors.fixFields);
+    const { payRequestOf, simulatedWalletCard } = await loadFormRules();
     await pay(payRequestOf(wallet.id, getValues(), { card: simulatedWalletCard() }), wallet);
   }
 
   async function payWithLiveWallet(kind: WalletKind, paymentMethodId: string, details: CustomerDetails) {
     const wallet = wallets.find((w) => w.method === kind);
     if (!wallet) return false;
+    const { customerDetailsOf } = await loadFormRules();
     const typed = customerDetailsOf(getValues());
     const merged = { ...typed, ...Object.fromEntries(Object.entries(details).filter(([, v]) => v)) };
     return pay({ paymentMethodId: wallet.id, stripePaymentMethodId: paymentMethodId, customerDetails: merged }, wallet);
   }
 
+  // Card brands decide the grouping (Amex 4-6-5): their rules load when the customer reaches the
+  // field; until then (a fast typist) digits are grouped 4-4-4-4 and regrouped once they are in.
   const cardNumber = register("cardNumber", {
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValue("cardNumber", formatCardNumber(e.target.value)),
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
+      const brands = cardBrands.loaded;
+      setValue("cardNumber", brands ? brands.formatCardNumber(e.target.value) : groupCardDigits(e.target.value));
+      if (!brands) void loadCardBrands().then(({ formatCardNumber }) => setValue("cardNumber", formatCardNumber(getValues("cardNumber"))));
+    },
   });
   const expiry = register("expiry", {
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
@@ -193,7 +199,7 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
     },
   });
   const fillTestCard = (number: string) => {
-    setValue("cardNumber", formatCardNumber(number), { shouldValidate: formState.isSubmitted });
+    setValue("cardNumber", printedTestCard(number), { shouldValidate: formState.isSubmitted });
     if (!getValues("expiry")) setValue("expiry", `12/${String((new Date().getFullYear() + 3) % 100).padStart(2, "0")}`);
     if (!getValues("cvc")) setValue("cvc", "123");
   };
@@ -259,6 +265,7 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
             <Field id="cardNumber" label={messages.card.number} error={errors.cardNumber?.message}>
               <input
                 {...cardNumber}
+                onFocus={() => void loadCardBrands()}
                 id="cardNumber"
                 inputMode="numeric"
                 autoComplete="cc-number"
@@ -340,6 +347,20 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
 
 const noSubscription = () => () => {};
 
+/** Validation and the pay request's shape (zod and card-validator): loaded on the first payment. */
+const loadFormRules = () => import("@/lib/checkout/checkout-form");
+
+type CardBrands = typeof CardBrandsModule;
+
+/** card-validator's brand rules, loaded once the customer reaches the card number. */
+const cardBrands: { loaded?: CardBrands } = {};
+function loadCardBrands() {
+  return import("@/lib/checkout/card").then((module) => (cardBrands.loaded = module));
+}
+
+/** Stripe's test cards are all Visa, printed 4-4-4-4 (card-validator agrees: lib/checkout/card.test.ts). */
+const printedTestCard = (number: string) => groupCardDigits(number);
+
 /** A method's small local logo, decorative (its name is written next to it). */
 function MethodIcon({ src, size }: { src: string; size: number }) {
   // Not next/image: it sets an inline style attribute, which the page's CSP refuses.
@@ -375,7 +396,7 @@ function TestCards({ messages, onUse, disabled }: { messages: Messages; onUse: (
       <h3 id={headingId}>{messages.card.testCards}</h3>
       <ul aria-labelledby={headingId}>
         {testCards.map((card) => {
-          const printed = formatCardNumber(card.number);
+          const printed = printedTestCard(card.number);
           return (
             <li key={card.number}>
               <code>{printed}</code>
