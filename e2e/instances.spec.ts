@@ -11,8 +11,10 @@ import { expect, test } from "@playwright/test";
 // own, serving the build Playwright's server made (.next), on a database of their own (so the
 // Playwright server's worker stays out of it). A payment and webhook scenario is spread round robin
 // across both: each event is delivered once per attempt of its schedule, rate limits are shared,
-// the sandbox clock moves from either, and when one is SIGKILLed the other finishes its work. No
-// browser: Playwright's request context only.
+// the sandbox clock moves from either, sandbox card payments (the built-in Stripe emulator, whose
+// state the instances share through the database: decision 0035) start on one instance and finish
+// on the other, and when one is SIGKILLed the other finishes its work. No browser: Playwright's
+// request context only.
 test.skip(({ isMobile }) => isMobile, "the desktop project runs it");
 test.skip(
   !process.env.DATABASE_URL,
@@ -186,11 +188,64 @@ test("two instances on one database share payments, webhooks, rate limits and th
       order_id: `instances-${n}-${Date.now()}`,
       items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
     });
+    const getPayment = async (i: Instance, key: string, id: string) => {
+      const res = await request.get(url(i, `/payment/${id}`), {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return { status: res.status(), body: (await res.json()) as Record<string, unknown> };
+    };
+    /**
+     * A sandbox card payment across instances: the session created on one, paid with a 3-D Secure
+     * card on the same one (its emulator creates and confirms the PaymentIntent: requires_action),
+     * the challenge answered on the other (whose emulator completes the intent Kassa then reads back),
+     * the payment read and refunded on the first (its emulator's copy of the account is stale until
+     * it reloads it), the refund read on the other.
+     */
+    const payByCardAcross = async (key: string, n: number) => {
+      const [first, other] = [instances[n % 2]!, instances[(n + 1) % 2]!];
+      const created = await post(first, key, "/session", sessionBody(100 + n));
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.session_id as string;
+      const paying = await request.post(url(first, `/checkout/sessions/${id}/pay`), {
+        data: {
+          paymentMethodId: "stripe_credit",
+          card: { number: "4000002500003155", expMonth: 12, expYear: 2040, cvc: "123" },
+        },
+      });
+      const result = (await paying.json()) as {
+        status: string;
+        next: { type: string; challengeUrl: string } | null;
+      };
+      expect(paying.status(), JSON.stringify(result)).toBe(200);
+      expect(result.next?.type).toBe("authenticate");
+      const challenge = new URL(result.next!.challengeUrl).pathname.replace(/^\/api/, "");
+      const answered = await request.post(url(other, challenge), {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        data: "outcome=succeed",
+        maxRedirects: 0,
+      });
+      expect(answered.status(), await answered.text()).toBe(303);
+      const paid = await getPayment(first, key, id);
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      expect(paid.body.status).toBe("succeeded");
+      // Refunded through the first, whose emulator created the intent before the other completed it.
+      const refunded = await request.post(url(first, `/payments/${id}/refund`), {
+        headers: { authorization: `Bearer ${key}` },
+        data: {},
+      });
+      expect(refunded.status(), await refunded.text()).toBeLessThan(300);
+      await waitFor(`payment ${id} refunded`, async () => {
+        const res = await request.get(url(other, `/payments/${id}/refunds`), {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        const list = (await res.json()) as { data?: { status: string; amount: number }[] };
+        return res.status() === 200 && list.data?.[0]?.status === "succeeded" && list.data[0].amount === 2500;
+      });
+      return id;
+    };
     /**
      * A session created on one instance, paid on the other's sandbox redirect provider page; the
-     * provider event it sends settles the payment on whichever worker claims it. (Not a sandbox
-     * card: the built-in Stripe emulator keeps its state in each process's memory, so sandbox card
-     * payments stay on one instance; live businesses use Stripe itself. docs/deploy.md.)
+     * provider event it sends settles the payment on whichever worker claims it.
      */
     const payAcross = async (key: string, n: number) => {
       const created = await post(instances[n % 2]!, key, "/session", {
@@ -254,6 +309,10 @@ test("two instances on one database share payments, webhooks, rate limits and th
       { status: string }[]
     >`select status from webhook_events where business_id = ${shop.id}`;
     expect(events.map((e) => e.status)).toEqual(["delivered", "delivered", "delivered", "delivered"]);
+
+    // Sandbox card payments, each started on one instance and finished on the other (both ways).
+    const cards = business("Instances cards", "/ok");
+    for (let n = 0; n < 2; n++) await payByCardAcross(cards.secret_key, n);
 
     // SIGKILL: deliveries held open by the receiver; the instance whose worker holds them dies.
     const hanging = business("Instances kill", "/hang");
