@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRouter, routes } from "@/lib/api/routes";
@@ -246,6 +246,23 @@ describe("API fast path", () => {
         { error: "request_too_large", message: "Request body is too large" },
       ]);
     }
+  });
+
+  it("goes on with the next request on a keep-alive connection after one whose body nobody read", async () => {
+    const socket = net.connect(port, "127.0.0.1");
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    const ended = new Promise((resolve) => socket.on("end", resolve));
+    // A preflight (no body), a chunked POST the router refuses unread (405), then a plain GET.
+    socket.write("OPTIONS /api/session HTTP/1.1\r\nHost: x\r\nOrigin: https://shop.example\r\n\r\n");
+    socket.write(
+      "POST /api/balance HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    );
+    socket.write("GET /api/health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    await ended;
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 204", "HTTP/1.1 405", "HTTP/1.1 200"]);
+    expect(text).toContain('{"status":"ok"}');
   });
 
   it("writes every Set-Cookie and a body that comes in several chunks", async () => {

@@ -68,6 +68,9 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
           headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
         });
       }
+      // A body the handler did not read is discarded, as Node does when nothing listens to it:
+      // the next request on this keep-alive connection must not wait behind it.
+      if (!req.readableEnded) discardBody(req);
       await writeResponse(req, res, response);
     } catch (error) {
       log.error("API response could not be written", { method: req.method, url: req.url, error });
@@ -97,18 +100,23 @@ async function toRequest(req: http.IncomingMessage, port: number): Promise<Reque
   const method = req.method!;
   if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
 
+  // No length and not chunked: no body (a preflight, a bodiless POST).
+  if (incoming["content-length"] === undefined && incoming["transfer-encoding"] === undefined)
+    return new Request(url, { method, headers });
   const declared = incoming["content-length"] === undefined ? NaN : Number(incoming["content-length"]);
   if (declared <= bufferedBodyBytes) {
     const body = await readBody(req, declared);
     return body && new Request(url, { method, headers, body: body.length ? (body as Uint8Array<ArrayBuffer>) : null });
   }
   // Unsized (chunked) or over the limit: read only if the handler reads it, as under Next.
+  let onData: ((chunk: Buffer) => void) | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      req.on("data", (chunk: Buffer) => {
+      onData = (chunk) => {
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
-      });
+      };
+      req.on("data", onData);
       req.on("end", () => controller.close());
       req.on("error", (error) => controller.error(error));
       req.pause();
@@ -117,10 +125,16 @@ async function toRequest(req: http.IncomingMessage, port: number): Promise<Reque
       req.resume();
     },
     cancel() {
-      req.resume();
+      discardBody(req);
     },
   });
   return new Request(url, { method, headers, body, duplex: "half" } as RequestInit);
+}
+
+/** What Node does with a body nobody reads: let it flow into nothing, so the connection can go on. */
+function discardBody(req: http.IncomingMessage): void {
+  req.removeAllListeners("data");
+  req.resume();
 }
 
 /** The whole body (it declared its length); null when the client aborted before the end. */
