@@ -34,6 +34,33 @@ export async function createApiKey(
   return { id, key };
 }
 
+/** The key lookup as a prepared query: its SQL is built once per database handle, not per request. */
+const buildKeyLookup = (db: Db) =>
+  db
+    .select({ key: apiKeys, business: businesses })
+    .from(apiKeys)
+    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
+    .where(
+      and(
+        eq(apiKeys.digest, sql.placeholder("digest")),
+        isNull(apiKeys.revokedAt),
+        // A rolled key works until its expiry, read on the business's clock (a sandbox clock moves).
+        or(
+          isNull(apiKeys.expiresAt),
+          gt(apiKeys.expiresAt, sql`now() + ${businesses.clockOffsetMs}::float8 * interval '1 millisecond'`),
+        ),
+      ),
+    )
+    .limit(1)
+    .prepare("kassa_api_key_lookup");
+const keyLookups = new WeakMap<Db, ReturnType<typeof buildKeyLookup>>();
+
+function keyLookup(db: Db) {
+  let query = keyLookups.get(db);
+  if (!query) keyLookups.set(db, (query = buildKeyLookup(db)));
+  return query;
+}
+
 // A digest no key can have: malformed and missing keys still cost one digest and one lookup,
 // so the answer takes the same time whatever the cause.
 const impossibleDigest = sha256Hex("kassa:no-key");
@@ -52,22 +79,7 @@ export async function authenticateApiKey(
   const token = match?.[1] ?? "";
   const wellFormed = keyPattern.test(token);
   const digest = wellFormed ? sha256Hex(token) : (sha256Hex(token), impossibleDigest);
-  const [row] = await db
-    .select({ key: apiKeys, business: businesses })
-    .from(apiKeys)
-    .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
-    .where(
-      and(
-        eq(apiKeys.digest, digest),
-        isNull(apiKeys.revokedAt),
-        // A rolled key works until its expiry, read on the business's clock (a sandbox clock moves).
-        or(
-          isNull(apiKeys.expiresAt),
-          gt(apiKeys.expiresAt, sql`now() + ${businesses.clockOffsetMs}::float8 * interval '1 millisecond'`),
-        ),
-      ),
-    )
-    .limit(1);
+  const [row] = await keyLookup(db).execute({ digest });
   if (!row || !wellFormed) throw new UnauthorizedError("unknown key");
   if (accept === "secret" && row.key.kind !== "secret") throw new UnauthorizedError("public key on a secret-only endpoint");
   // The key's mode must match the business's (a live key never opens a sandbox business).

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments, sessions, type Business, type Payment, type Session } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
@@ -52,18 +52,30 @@ export function paymentView(session: Session, payment: Payment | null, business:
   };
 }
 
+/** The session and its payment as a prepared query: its SQL is built once per database handle. */
+const buildPaymentLookup = (db: Db) =>
+  db
+    .select({ session: sessions, payment: payments })
+    .from(sessions)
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.businessId, sql.placeholder("businessId"))))
+    .limit(1)
+    .prepare("kassa_payment_lookup");
+const paymentLookups = new WeakMap<Db, ReturnType<typeof buildPaymentLookup>>();
+
+function paymentLookup(db: Db) {
+  let query = paymentLookups.get(db);
+  if (!query) paymentLookups.set(db, (query = buildPaymentLookup(db)));
+  return query;
+}
+
 const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
 
 /** GET /payment/{session_id}: another business's session is as unknown as a missing one. */
 export async function getPayment(db: Db, business: Business, sessionId: string): Promise<PaymentView> {
   // Not one of our ids (too long, NUL, slashes, ...): nothing to look up, and Postgres never sees it.
   if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
-  const [row] = await db
-    .select({ session: sessions, payment: payments })
-    .from(sessions)
-    .leftJoin(payments, eq(payments.sessionId, sessions.id))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.businessId, business.id)))
-    .limit(1);
+  const [row] = await paymentLookup(db).execute({ sessionId, businessId: business.id });
   if (!row) throw new PaymentNotFoundError();
   return paymentView(row.session, row.payment, business);
 }
