@@ -45,6 +45,8 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Embedded worker: webhook attempts in flight at once, besides the JOBS_CONCURRENCY other jobs. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
    * Housekeeping (lib/housekeeping): idempotency keys are replayed for at least 24 h (as Stripe),
    * finished outbox rows are kept a week, expired rate-limit counters an hour. The embedded worker

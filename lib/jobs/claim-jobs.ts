@@ -5,50 +5,72 @@ import { jobs, type Job, type JobKind } from "@/db/schema";
 
 export type ClaimedJob = Job & { lockToken: string };
 
+/** Which rows one claim may take: kinds (or all kinds but some), at most `limit`. */
+export type ClaimLane = {
+  limit: number;
+  kinds?: readonly JobKind[];
+  /** Every kind but these. */
+  excludeKinds?: readonly JobKind[];
+};
+
 export type ClaimOptions = {
   workerId: string;
-  limit: number;
   leaseMs: number;
   /** Only this business's jobs (the sandbox clock). */
   businessId?: string;
   /** Only this job (Inngest runs one named row). */
   jobId?: string;
-  kinds?: readonly JobKind[];
-};
+} & (
+  | { limit: number; kinds?: readonly JobKind[] }
+  /** Several lanes in one statement (the embedded worker's webhook and other slots). */
+  | { lanes: readonly ClaimLane[] }
+);
+
+const kindList = (kinds: readonly JobKind[]) =>
+  sql.join(
+    kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
 
 /**
- * Claims up to `limit` due rows: pending rows whose time has come, and running rows whose lease
- * ran out (their worker died). FOR UPDATE SKIP LOCKED lets any number of workers, in any number
- * of processes, claim at once without ever taking the same row; the fresh lock token is what
- * the claimer must show to finish the row.
+ * Claims up to `limit` due rows (per lane): pending rows whose time has come, and running rows
+ * whose lease ran out (their worker died). FOR UPDATE SKIP LOCKED lets any number of workers, in
+ * any number of processes, claim at once without ever taking the same row; the fresh lock token
+ * is what the claimer must show to finish the row. One statement whatever the number of lanes.
  */
 export async function claimJobs(db: Db, options: ClaimOptions): Promise<ClaimedJob[]> {
   const filters: SQL[] = [];
   if (options.businessId) filters.push(sql`and business_id = ${options.businessId}`);
   if (options.jobId) filters.push(sql`and id = ${options.jobId}`);
-  if (options.kinds?.length)
-    filters.push(
-      sql`and kind in (${sql.join(
-        options.kinds.map((k) => sql`${k}`),
-        sql`, `,
-      )})`,
-    );
+  const lanes: readonly ClaimLane[] =
+    "lanes" in options ? options.lanes : [{ limit: options.limit, kinds: options.kinds }];
+  // One CTE per lane (FOR UPDATE is not allowed inside a UNION), their ids joined after.
+  const selects = lanes
+    .filter((lane) => lane.limit > 0)
+    .map((lane, i) => {
+      const laneFilters = [...filters];
+      if (lane.kinds?.length) laneFilters.push(sql`and kind in (${kindList(lane.kinds)})`);
+      if (lane.excludeKinds?.length) laneFilters.push(sql`and kind not in (${kindList(lane.excludeKinds)})`);
+      return sql`${sql.raw(`lane${i}`)} as (select id from jobs
+          where ((status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now()))
+          ${sql.join(laneFilters, sql` `)}
+          order by run_at
+          limit ${lane.limit}
+          for update skip locked)`;
+    });
+  if (selects.length === 0) return [];
   const token = randomUUID();
   const claimed = await queryRows<{ id: string }>(
     db,
-    sql`with candidates as (
-          select id from jobs
-          where ((status = 'pending' and run_at <= now()) or (status = 'running' and locked_until < now()))
-          ${sql.join(filters, sql` `)}
-          order by run_at
-          limit ${options.limit}
-          for update skip locked
-        )
+    sql`with ${sql.join(selects, sql`, `)}
         update jobs
         set status = 'running', locked_by = ${options.workerId}, lock_token = ${token},
             locked_until = now() + ${options.leaseMs}::float8 * interval '1 millisecond',
             attempts = jobs.attempts + 1, updated_at = now()
-        from candidates
+        from (${sql.join(
+          selects.map((_, i) => sql`select id from ${sql.raw(`lane${i}`)}`),
+          sql` union all `,
+        )}) candidates
         where jobs.id = candidates.id
         returning jobs.id`,
   );

@@ -4,6 +4,7 @@ import {
   businesses,
   webhookDeliveries,
   webhookEvents,
+  webhookTokenRotations,
   type WebhookDelivery,
   type WebhookEvent,
 } from "@/db/schema";
@@ -12,7 +13,7 @@ import type { JobHandler, JobOutcome } from "@/lib/jobs/job-outcome";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
 import { fixedRequestHeaders, sendWebhook, type SendWebhookResult } from "./send-webhook";
 import { signatureHeaders } from "./sign-webhook";
-import { webhookSigningTokens } from "./webhook-token";
+import { signingTokensOf } from "./webhook-token";
 import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
 
 type Reserved =
@@ -54,20 +55,36 @@ function redactedUrl(raw: string | null): string | null {
  */
 export async function reserveAttempt(db: Db, eventId: string, maxAttempts: number): Promise<Reserved> {
   return db.transaction(async (tx): Promise<Reserved> => {
-    const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).for("update");
-    if (!event) return { kind: "stop", reason: "event not found" };
+    // The event (locked), its business's URL and token, and any token rotation: one round trip.
+    const [row] = await tx
+      .select({
+        event: webhookEvents,
+        business: { webhookUrl: businesses.webhookUrl, webhookTokenEnc: businesses.webhookTokenEnc },
+        rotation: {
+          previousTokenEnc: webhookTokenRotations.previousTokenEnc,
+          previousExpiresAt: webhookTokenRotations.previousExpiresAt,
+        },
+      })
+      .from(webhookEvents)
+      .leftJoin(businesses, eq(businesses.id, webhookEvents.businessId))
+      .leftJoin(webhookTokenRotations, eq(webhookTokenRotations.businessId, webhookEvents.businessId))
+      .where(eq(webhookEvents.id, eventId))
+      .for("update", { of: webhookEvents });
+    if (!row) return { kind: "stop", reason: "event not found" };
+    const { event, business, rotation } = row;
     if (event.status !== "pending") return { kind: "stop", reason: `event already ${event.status}` };
-    const [business] = await tx.select().from(businesses).where(eq(businesses.id, event.businessId));
     const startedAt = new Date();
     const now = startedAt.toISOString();
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        outcome: "interrupted",
-        finishedAt: now,
-        error: "interrupted: the worker stopped before recording the outcome",
-      })
-      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.outcome, "in_flight")));
+    // Attempts are written with the count's increment: an event without any has none in flight.
+    if (event.attemptCount > 0)
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          outcome: "interrupted",
+          finishedAt: now,
+          error: "interrupted: the worker stopped before recording the outcome",
+        })
+        .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.outcome, "in_flight")));
     if (event.attemptsInRound >= maxAttempts) {
       await tx
         .update(webhookEvents)
@@ -79,7 +96,7 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
     const headers = business.webhookUrl
       ? {
           ...signatureHeaders(
-            await webhookSigningTokens(tx, business, startedAt),
+            signingTokensOf(business.webhookTokenEnc, rotation, startedAt),
             event.id,
             event.body,
             startedAt,
@@ -87,29 +104,32 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
           ...fixedRequestHeaders(event.body),
         }
       : null;
-    const [delivery] = await tx
-      .insert(webhookDeliveries)
-      .values({
-        id: newId("delivery"),
-        eventId: event.id,
-        businessId: event.businessId,
-        number: event.attemptCount + 1,
-        round: event.round,
-        url: redactedUrl(business.webhookUrl),
-        requestHeaders: headers,
-        startedAt: now,
-      })
-      .returning();
-    const [updated] = await tx
-      .update(webhookEvents)
-      .set({
-        attemptCount: event.attemptCount + 1,
-        attemptsInRound: event.attemptsInRound + 1,
-        lastAttemptAt: now,
-        nextAttemptAt: null,
-      })
-      .where(eq(webhookEvents.id, event.id))
-      .returning();
+    // Both writes go out together (pipelined on PostgreSQL): the row lock makes them safe.
+    const [[delivery], [updated]] = await Promise.all([
+      tx
+        .insert(webhookDeliveries)
+        .values({
+          id: newId("delivery"),
+          eventId: event.id,
+          businessId: event.businessId,
+          number: event.attemptCount + 1,
+          round: event.round,
+          url: redactedUrl(business.webhookUrl),
+          requestHeaders: headers,
+          startedAt: now,
+        })
+        .returning(),
+      tx
+        .update(webhookEvents)
+        .set({
+          attemptCount: event.attemptCount + 1,
+          attemptsInRound: event.attemptsInRound + 1,
+          lastAttemptAt: now,
+          nextAttemptAt: null,
+        })
+        .where(eq(webhookEvents.id, event.id))
+        .returning(),
+    ]);
     return {
       kind: "attempt",
       event: updated!,
@@ -138,48 +158,53 @@ async function recordAttempt(
       : nextAttemptDelay(options.scheduleMs, event.attemptsInRound, result.retryAfterMs);
   const next = await db.transaction(async (tx) => {
     // The next attempt is due on the business's clock (a sandbox clock's advance hurries it).
-    const [clock] = await tx
-      .select({ clockOffsetMs: businesses.clockOffsetMs })
-      .from(businesses)
-      .where(eq(businesses.id, event.businessId));
-    const next =
-      delayMs === null ? null : new Date(finishedAt.getTime() + (clock?.clockOffsetMs ?? 0) + delayMs);
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        finishedAt: finishedAt.toISOString(),
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        responseBody: result.responseBody,
-        error,
-        outcome: result.ok ? "succeeded" : "failed",
-      })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.outcome, "in_flight")));
-    await tx
-      .update(webhookEvents)
-      .set(
-        result.ok
-          ? {
-              status: "delivered",
-              deliveredAt: finishedAt.toISOString(),
-              nextAttemptAt: null,
-              lastError: null,
-            }
-          : next
-            ? { nextAttemptAt: next.toISOString(), lastError: error }
-            : {
-                status: "failed",
+    let next: Date | null = null;
+    if (delayMs !== null) {
+      const [clock] = await tx
+        .select({ clockOffsetMs: businesses.clockOffsetMs })
+        .from(businesses)
+        .where(eq(businesses.id, event.businessId));
+      next = new Date(finishedAt.getTime() + (clock?.clockOffsetMs ?? 0) + delayMs);
+    }
+    // Both writes go out together (pipelined on PostgreSQL), in one transaction.
+    await Promise.all([
+      tx
+        .update(webhookDeliveries)
+        .set({
+          finishedAt: finishedAt.toISOString(),
+          durationMs: result.durationMs,
+          statusCode: result.statusCode,
+          responseBody: result.responseBody,
+          error,
+          outcome: result.ok ? "succeeded" : "failed",
+        })
+        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.outcome, "in_flight"))),
+      tx
+        .update(webhookEvents)
+        .set(
+          result.ok
+            ? {
+                status: "delivered",
+                deliveredAt: finishedAt.toISOString(),
                 nextAttemptAt: null,
-                lastError: gone ? "410 Gone: no further attempts" : error,
-              },
-      )
-      .where(
-        and(
-          eq(webhookEvents.id, event.id),
-          eq(webhookEvents.status, "pending"),
-          eq(webhookEvents.round, event.round),
+                lastError: null,
+              }
+            : next
+              ? { nextAttemptAt: next.toISOString(), lastError: error }
+              : {
+                  status: "failed",
+                  nextAttemptAt: null,
+                  lastError: gone ? "410 Gone: no further attempts" : error,
+                },
+        )
+        .where(
+          and(
+            eq(webhookEvents.id, event.id),
+            eq(webhookEvents.status, "pending"),
+            eq(webhookEvents.round, event.round),
+          ),
         ),
-      );
+    ]);
     return next;
   });
   if (next) return { status: "retry", at: next, clock: "business", note: error ?? undefined };

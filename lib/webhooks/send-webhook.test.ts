@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import net from "node:net";
 import fc from "fast-check";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -133,6 +134,59 @@ describe("sending a webhook", () => {
     const result = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 1000, allowPrivate: true });
     expect(result).toMatchObject({ ok: false, statusCode: null, refused: false });
     expect(result.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it("reuses one kept-alive connection for consecutive deliveries to a receiver", async () => {
+    const own = await startLoopbackReceiver();
+    try {
+      for (let i = 0; i < 5; i++) {
+        const result = await sendWebhook({
+          url: own.url,
+          body: `{"n":${i}}`,
+          headers: {},
+          timeoutMs: 2000,
+          allowPrivate: true,
+        });
+        expect(result).toMatchObject({ ok: true, statusCode: 200 });
+      }
+      expect(own.requests).toHaveLength(5);
+      expect(own.requests.every((r) => r.headers.connection === "keep-alive")).toBe(true);
+      expect(own.connections).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("sends again on a fresh connection when the receiver dropped the pooled one", async () => {
+    // A receiver that answers the first request of each connection with keep-alive and resets the
+    // connection on its second request, as a server closing an idle connection at that moment.
+    let connections = 0;
+    let requests = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      let seen = 0;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString("latin1").includes("\r\n\r\n")) return; // headers and the tiny body come together
+        requests += 1;
+        seen += 1;
+        if (seen === 1)
+          socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok");
+        else socket.resetAndDestroy();
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
+    try {
+      const first = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 2000, allowPrivate: true });
+      expect(first).toMatchObject({ ok: true, statusCode: 200 });
+      const second = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 2000, allowPrivate: true });
+      expect(second).toMatchObject({ ok: true, statusCode: 200, error: null });
+      // The dropped request, then the same one on a second connection.
+      expect({ connections, requests }).toEqual({ connections: 2, requests: 3 });
+    } finally {
+      server.close();
+    }
   });
 
   it("parses Retry-After seconds and dates", () => {

@@ -18,9 +18,47 @@ export function fixedRequestHeaders(body: string): Record<string, string> {
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(body, "utf8")),
     "User-Agent": "Kassa-Webhooks/1.0",
-    Connection: "close",
+    Connection: "keep-alive",
   };
 }
+
+/** An idle pooled connection is closed after this long (below Node's 5 s server keep-alive). */
+export const idleConnectionMs = 4000;
+
+type PinnedRequestOptions = { pinnedAddresses?: string };
+
+/**
+ * Keep-alive agents whose pool key includes the pinned addresses: a pooled connection is only
+ * ever reused for a request whose own check pinned the very same addresses (same host, port and
+ * TLS options too), so reuse never reaches an address the current check did not allow.
+ */
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: http.ClientRequestArgs & PinnedRequestOptions): string {
+    return `${super.getName(options)}:pin=${options?.pinnedAddresses ?? ""}`;
+  }
+}
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: https.RequestOptions & PinnedRequestOptions): string {
+    return `${super.getName(options)}:pin=${options?.pinnedAddresses ?? ""}`;
+  }
+}
+
+const agentOptions = { keepAlive: true, timeout: idleConnectionMs, scheduling: "lifo" } as const;
+let agents: { http: PinnedHttpAgent; https: PinnedHttpsAgent } | undefined;
+function pooledAgent(protocol: string): http.Agent {
+  agents ??= { http: new PinnedHttpAgent(agentOptions), https: new PinnedHttpsAgent(agentOptions) };
+  return protocol === "https:" ? agents.https : agents.http;
+}
+
+/** Closes the pooled connections (tests; a process exiting needs nothing: idle sockets are unref'd). */
+export function closeWebhookConnections(): void {
+  agents?.http.destroy();
+  agents?.https.destroy();
+  agents = undefined;
+}
+
+/** Errors of a reused idle connection the receiver had closed meanwhile: the request never got through. */
+const staleConnectionErrors = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
 
 export type SendWebhookInput = {
   url: string;
@@ -87,78 +125,93 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
   const transport = url.protocol === "https:" ? https : http;
   return new Promise<SendWebhookResult>((resolve) => {
     let settled = false;
+    let request: http.ClientRequest;
     const finish = (result: Omit<SendWebhookResult, "durationMs" | "refused">) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...result, durationMs: elapsed(), refused: false });
     };
-    const request = transport.request(
-      {
-        protocol: url.protocol,
-        hostname: url.hostname.replace(/^\[|\]$/g, ""),
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: "POST",
-        ...(url.username || url.password
-          ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
-          : {}),
-        agent: false,
-        ...(addresses.length ? { lookup: pinnedLookup(addresses) as never } : {}),
-        headers: { ...input.headers, ...fixedRequestHeaders(input.body) },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        const statusCode = response.statusCode ?? null;
-        const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
-        const done = () => {
-          const responseBody = Buffer.concat(chunks).subarray(0, responseExcerptBytes).toString("utf8");
-          const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-          finish({
-            ok,
-            statusCode,
-            responseBody,
-            retryAfterMs,
-            error: ok
-              ? null
-              : statusCode !== null && statusCode >= 300 && statusCode < 400
-                ? "redirect not followed"
-                : null,
+    const failed = (error: string) =>
+      finish({ ok: false, statusCode: null, responseBody: null, retryAfterMs: null, error });
+    // Connections are pooled (keep-alive). A pooled connection the receiver closed while it was
+    // idle fails before any answer: the request is sent once more on a fresh connection, within
+    // the same attempt and timeout (at worst the receiver sees it twice: delivery is at least once).
+    const send = (agent: http.Agent | false) => {
+      let answered = false;
+      request = transport.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ""),
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: "POST",
+          ...(url.username || url.password
+            ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+            : {}),
+          agent,
+          pinnedAddresses: addresses.map((a) => a.address).join(","),
+          ...(addresses.length ? { lookup: pinnedLookup(addresses) as never } : {}),
+          headers: { ...input.headers, ...fixedRequestHeaders(input.body) },
+        } as http.RequestOptions,
+        (response) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          const statusCode = response.statusCode ?? null;
+          const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
+          const done = () => {
+            const responseBody = Buffer.concat(chunks).subarray(0, responseExcerptBytes).toString("utf8");
+            const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+            finish({
+              ok,
+              statusCode,
+              responseBody,
+              retryAfterMs,
+              error: ok
+                ? null
+                : statusCode !== null && statusCode >= 300 && statusCode < 400
+                  ? "redirect not followed"
+                  : null,
+            });
+          };
+          response.on("data", (chunk: Buffer) => {
+            if (kept < responseExcerptBytes) {
+              chunks.push(chunk);
+              kept += chunk.length;
+            }
+            // More than the excerpt: the rest is not read, and the connection not reused.
+            if (kept >= responseExcerptBytes) {
+              done();
+              response.destroy();
+            }
           });
-          response.destroy();
-        };
-        response.on("data", (chunk: Buffer) => {
-          if (kept < responseExcerptBytes) {
-            chunks.push(chunk);
-            kept += chunk.length;
-          }
-          if (kept >= responseExcerptBytes) done();
-        });
-        response.on("end", done);
-        // A body cut short still leaves the status code to judge by.
-        response.on("error", done);
-      },
-    );
-    const timer = setTimeout(() => {
-      finish({
-        ok: false,
-        statusCode: null,
-        responseBody: null,
-        retryAfterMs: null,
-        error: `timeout after ${input.timeoutMs} ms`,
+          // A body read to its end gives the connection back to the pool.
+          response.on("end", done);
+          // A body cut short still leaves the status code to judge by.
+          response.on("error", done);
+        },
+      );
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        if (
+          agent &&
+          request.reusedSocket &&
+          !answered &&
+          error.code &&
+          staleConnectionErrors.has(error.code)
+        ) {
+          send(false);
+          return;
+        }
+        failed(error.code ? `${error.code}: ${error.message}` : error.message);
       });
+      request.end(bodyBytes);
+    };
+    const timer = setTimeout(() => {
+      failed(`timeout after ${input.timeoutMs} ms`);
       request.destroy();
     }, input.timeoutMs);
-    request.on("error", (error: NodeJS.ErrnoException) =>
-      finish({
-        ok: false,
-        statusCode: null,
-        responseBody: null,
-        retryAfterMs: null,
-        error: error.code ? `${error.code}: ${error.message}` : error.message,
-      }),
-    );
-    request.end(bodyBytes);
+    send(pooledAgent(url.protocol));
   });
 }

@@ -30,13 +30,25 @@ export async function webhookSigningTokens(
   business: Pick<Business, "id" | "webhookTokenEnc">,
   at = new Date(),
 ): Promise<[string, ...string[]]> {
-  const current = decrypt(business.webhookTokenEnc);
   const [rotation] = await db
     .select()
     .from(webhookTokenRotations)
     .where(eq(webhookTokenRotations.businessId, business.id));
+  return signingTokensOf(business.webhookTokenEnc, rotation ?? null, at);
+}
+
+/**
+ * webhookSigningTokens' rule over rows already read (the delivery reads them with its event, in
+ * one query): the current token, then the replaced one while its overlap lasts.
+ */
+export function signingTokensOf(
+  currentEnc: string,
+  rotation: { previousTokenEnc: string; previousExpiresAt: string } | null,
+  at: Date,
+): [string, ...string[]] {
+  const current = decrypt(currentEnc);
   if (rotation && parseDbTime(rotation.previousExpiresAt).getTime() > at.getTime()) {
-    // A rotation committing between the two reads above shows its previous token as current too.
+    // A rotation committing between the reads shows its previous token as current too.
     const previous = decrypt(rotation.previousTokenEnc);
     return previous === current ? [current] : [current, previous];
   }

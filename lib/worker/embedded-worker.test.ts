@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle, type Db } from "@/db/client";
@@ -5,6 +7,8 @@ import { jobs, webhookDeliveries, webhookEvents, type Session } from "@/db/schem
 import type { CreatedBusiness } from "@/lib/businesses/create-business";
 import { resetEnv } from "@/lib/env";
 import { claimJobs } from "@/lib/jobs/claim-jobs";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { overrideJobHandler } from "@/lib/jobs/registry";
 import { reserveAttempt } from "@/lib/webhooks/deliver-webhook";
 import type { WebhookDeliveryOptions } from "@/lib/webhooks/delivery-options";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -101,9 +105,17 @@ describe("embedded worker", () => {
     // Leases long enough that only the claim race is under test: on a starved machine a 60 s
     // lease can lapse mid-delivery, and the other worker then rightly makes a second attempt
     // (at least once; the lapse itself is tested below with a killed worker).
+    // Likewise the attempts' timeout: 32 requests at once on a busy machine can take longer than
+    // 2 s, and a timed-out attempt (which did arrive) is rightly made again.
     const leaseMs = 600_000;
-    const a = worker(testDb(), { workerId: "instance-a", concurrency: 8, leaseMs });
-    const b = worker(await secondInstanceDb(), { workerId: "instance-b", concurrency: 8, leaseMs });
+    const context = { webhooks: { ...webhooks, timeoutMs: 60_000 } };
+    const a = worker(testDb(), { workerId: "instance-a", webhookConcurrency: 16, leaseMs, context });
+    const b = worker(await secondInstanceDb(), {
+      workerId: "instance-b",
+      webhookConcurrency: 16,
+      leaseMs,
+      context,
+    });
     // A correctness test, not a speed one (that is `npm run bench`): the wait only bounds a hang,
     // generous because CI's two cores may be busy with other test files.
     await waitUntil(() => allDelivered(ids), 150_000);
@@ -207,6 +219,98 @@ describe("embedded worker", () => {
       ).every((j) => j.status === "done"),
     );
     expect(hooks.requests).toHaveLength(4);
+  });
+
+  it("keeps at most webhookConcurrency attempts in flight, and reaches that bound", async () => {
+    // The receiver holds each answer until `bound` requests are open at once (or 5 seconds
+    // passed, for a tail): the worker must fill its slots, and never open one more.
+    const bound = 6;
+    let open = 0;
+    let peak = 0;
+    const held: http.ServerResponse[] = [];
+    const ids: string[] = [];
+    const answer = () => {
+      for (const response of held.splice(0)) {
+        open -= 1;
+        response.writeHead(200).end("ok");
+      }
+    };
+    const server = http.createServer((request, response) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      ids.push(String(request.headers["webhook-id"]));
+      request.resume();
+      request.on("end", () => {
+        held.push(response);
+        if (held.length >= bound) answer();
+        else setTimeout(() => held.includes(response) && answer(), 5000);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const biz = await createWebhookBusiness(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+      );
+      const events = await dueEvents(biz, await createSessionRow(biz), 30);
+      worker(testDb(), { webhookConcurrency: bound, concurrency: 1 });
+      await waitUntil(() => allDelivered(events), 60_000);
+      expect(peak).toBe(bound);
+      expect(ids.sort()).toEqual([...events].sort());
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("claims a backlog in batches, not one row per finished attempt", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    const ids = await dueEvents(biz, await createSessionRow(biz), 200);
+    // No poll timer (only wake-ups drive it): every claim while the backlog lasts waits for a
+    // quarter of the 20 slots (5) to be free. 1 first claim + 180 / 5 + the tail (at most one
+    // empty claim per slot) bounds the statements; one claim per attempt would make 200.
+    const w = worker(testDb(), { webhookConcurrency: 20, pollIntervalMs: 60_000 });
+    await waitUntil(() => allDelivered(ids), 120_000);
+    expect(w.stats.claimed).toBe(200);
+    expect(w.stats.peakRunning).toBeLessThanOrEqual(20);
+    expect(w.stats.claims).toBeLessThanOrEqual(1 + 180 / 5 + 1 + 20);
+    expect(hooks.requests).toHaveLength(200);
+  }, 150_000);
+
+  it("runs other jobs in slots of their own: receivers that do not answer do not hold them up", async () => {
+    const held: http.ServerResponse[] = [];
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on("end", () => held.push(response));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const restore = overrideJobHandler("refund_payment", async () => ({ status: "done" }));
+    try {
+      const biz = await createWebhookBusiness(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+      );
+      const ids = await dueEvents(biz, await createSessionRow(biz), 4);
+      worker(testDb(), { webhookConcurrency: 4, concurrency: 1 });
+      await waitUntil(async () => held.length === 4);
+      // Every webhook slot now waits on the receiver; other work still runs.
+      const other = await enqueueJob(testDb(), {
+        kind: "refund_payment",
+        businessId: biz.business.id,
+        payload: {},
+      });
+      await waitUntil(async () => {
+        const [row] = await testDb().select({ status: jobs.status }).from(jobs).where(eq(jobs.id, other!.id));
+        return row!.status === "done";
+      });
+      expect(held).toHaveLength(4);
+      expect(await allDelivered(ids)).toBe(false);
+      for (const response of held) response.writeHead(200).end("ok");
+      await waitUntil(() => allDelivered(ids));
+    } finally {
+      restore();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("stays off when Inngest is configured", async () => {

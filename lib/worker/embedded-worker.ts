@@ -14,8 +14,10 @@ import { log } from "@/lib/log";
 import { reconcileOpenAttempts } from "@/lib/payments/reconcile-attempts";
 
 export type EmbeddedWorkerOptions = {
-  /** Jobs run at once (JOBS_CONCURRENCY, 8). */
+  /** Jobs other than webhook attempts run at once (JOBS_CONCURRENCY, 8). */
   concurrency?: number;
+  /** Webhook attempts in flight at once (WEBHOOK_CONCURRENCY, 32), in slots of their own. */
+  webhookConcurrency?: number;
   /** Idle poll interval (JOBS_POLL_INTERVAL_MS, 250 ms); a commit through transactionWithJobs wakes it at once. */
   pollIntervalMs?: number;
   /** Lease of a claimed row (JOBS_LEASE_SECONDS, 60 s), renewed while the job runs. */
@@ -34,12 +36,29 @@ export type EmbeddedWorkerOptions = {
   force?: boolean;
 };
 
+export type WorkerStats = { claimed: number; finished: number; claims: number; peakRunning: number };
+
+/** Webhook attempts: slots of their own, so slow receivers never hold up the other work (and the reverse). */
+const webhookKinds: JobKind[] = ["deliver_webhook"];
+
+type Lane = {
+  capacity: number;
+  kinds?: JobKind[];
+  excludeKinds?: JobKind[];
+  running: number;
+  /** The last claim filled every free slot: more rows are probably due. */
+  backlog: boolean;
+};
+
 export type EmbeddedWorker = {
   readonly id: string;
   /** False when Inngest is configured and the worker did not start. */
   readonly running: boolean;
-  /** Jobs this worker claimed and finished running so far. */
-  readonly stats: { claimed: number; finished: number };
+  /**
+   * Jobs this worker claimed and finished running so far, how many claim statements it made, and
+   * the most jobs it ever had running at once.
+   */
+  readonly stats: WorkerStats;
   /** Look for due work now. */
   wake(): void;
   /**
@@ -51,8 +70,11 @@ export type EmbeddedWorker = {
 
 /**
  * The default executor: polls the outbox, claims due rows (FOR UPDATE SKIP LOCKED, so several
- * instances can share one database) and runs at most `concurrency` at a time. A row held by a
- * worker that died is claimed again once its lease runs out.
+ * instances can share one database) and runs at most `webhookConcurrency` webhook attempts and
+ * `concurrency` other jobs at a time. One statement claims for both. Working through a backlog,
+ * it claims in batches (a quarter of a lane's slots free, or the poll interval passed) rather
+ * than one row per finished job. A row held by a worker that died is claimed again once its
+ * lease runs out.
  *
  * Wiring (server/main.ts): `const worker = startEmbeddedWorker(handle.db);` after the database is
  * ready, and `await worker.stop();` on SIGTERM/SIGINT before closing the database.
@@ -62,16 +84,33 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
   const id = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   if (inngestEnabled() && !options.force) {
     log.info("Inngest is configured: the embedded worker stays off", { workerId: id });
-    return { id, running: false, stats: { claimed: 0, finished: 0 }, wake: () => {}, stop: async () => {} };
+    const stats = { claimed: 0, finished: 0, claims: 0, peakRunning: 0 };
+    return { id, running: false, stats, wake: () => {}, stop: async () => {} };
   }
   const concurrency = options.concurrency ?? e.JOBS_CONCURRENCY;
+  const webhookConcurrency = options.webhookConcurrency ?? e.WEBHOOK_CONCURRENCY;
   const pollIntervalMs = options.pollIntervalMs ?? e.JOBS_POLL_INTERVAL_MS;
   const leaseMs = options.leaseMs ?? e.JOBS_LEASE_SECONDS * 1000;
   const stopGraceMs = options.stopGraceMs ?? 15_000;
   const context: JobContext = defaultJobContext(options.context);
 
-  const active = new Map<string, { job: ClaimedJob; done: Promise<void> }>();
-  const stats = { claimed: 0, finished: 0 };
+  const lanes: Lane[] = [];
+  const wanted = options.kinds;
+  if (!wanted || wanted.some((k) => webhookKinds.includes(k)))
+    lanes.push({ capacity: webhookConcurrency, kinds: webhookKinds, running: 0, backlog: false });
+  const others = wanted?.filter((k) => !webhookKinds.includes(k));
+  if (!others || others.length)
+    lanes.push({
+      capacity: concurrency,
+      ...(others ? { kinds: others } : { excludeKinds: webhookKinds }),
+      running: 0,
+      backlog: false,
+    });
+  const laneOf = (job: ClaimedJob) =>
+    lanes.find((l) => (l.kinds ? l.kinds.includes(job.kind) : !l.excludeKinds!.includes(job.kind)))!;
+
+  const active = new Map<string, { job: ClaimedJob; lane: Lane; done: Promise<void> }>();
+  const stats: WorkerStats = { claimed: 0, finished: 0, claims: 0, peakRunning: 0 };
   let running = true;
   let wakeUp: (() => void) | null = null;
   let woken = false;
@@ -79,23 +118,25 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
     woken = true;
     wakeUp?.();
   };
+  /** Waits for a wake-up or `ms`; answers whether the time ran out. */
   const idle = (ms: number) =>
-    new Promise<void>((resolve) => {
+    new Promise<boolean>((resolve) => {
       if (woken) {
         woken = false;
-        return resolve();
+        return resolve(false);
       }
-      const timer = setTimeout(done, ms);
-      function done() {
+      const timer = setTimeout(() => done(true), ms);
+      function done(timedOut = false) {
         clearTimeout(timer);
         wakeUp = null;
         woken = false;
-        resolve();
+        resolve(timedOut);
       }
-      wakeUp = done;
+      wakeUp = () => done();
     });
 
   const start = (job: ClaimedJob) => {
+    const lane = laneOf(job);
     const done = executeClaimedJob(db, job, context)
       .then(() => undefined)
       .catch((error: unknown) =>
@@ -103,32 +144,53 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
       )
       .finally(() => {
         stats.finished += 1;
+        lane.running -= 1;
         active.delete(job.id);
         wake();
       });
     stats.claimed += 1;
-    active.set(job.id, { job, done });
+    lane.running += 1;
+    active.set(job.id, { job, lane, done });
+    stats.peakRunning = Math.max(stats.peakRunning, active.size);
   };
 
   const loop = (async () => {
+    let timedOut = true;
     while (running) {
       markWorkerTick(); // readiness: background work is running (lib/health)
-      const free = concurrency - active.size;
-      let claimed: ClaimedJob[] = [];
-      if (free > 0) {
+      // Each lane asks for its free slots; with a backlog, only once a batch of them is free
+      // (each claim is a round trip), unless the poll interval passed (slow jobs free slots slowly).
+      const asks = lanes.map((lane) => {
+        const free = lane.capacity - lane.running;
+        const batch = lane.backlog && !timedOut ? Math.max(1, Math.floor(lane.capacity / 4)) : 1;
+        return free >= batch ? free : 0;
+      });
+      if (asks.some((n) => n > 0)) {
+        let claimed: ClaimedJob[];
         try {
-          claimed = await claimJobs(db, { workerId: id, limit: free, leaseMs, kinds: options.kinds });
+          stats.claims += 1;
+          claimed = await claimJobs(db, {
+            workerId: id,
+            leaseMs,
+            lanes: lanes.map((lane, i) => ({
+              limit: asks[i]!,
+              kinds: lane.kinds,
+              excludeKinds: lane.excludeKinds,
+            })),
+          });
         } catch (error) {
           if (!running) break;
           log.error("claiming jobs failed", { workerId: id, error });
-          await idle(pollIntervalMs * 4);
+          timedOut = await idle(pollIntervalMs * 4);
           continue;
         }
         // A claim that raced stop() still runs: stop() waits for (or releases) it.
         for (const job of claimed) start(job);
+        lanes.forEach((lane, i) => {
+          if (asks[i]! > 0) lane.backlog = claimed.filter((j) => laneOf(j) === lane).length === asks[i];
+        });
       }
-      if (free > 0 && claimed.length === free) continue; // there may be more due right now
-      await idle(pollIntervalMs);
+      timedOut = await idle(pollIntervalMs);
     }
   })();
 
@@ -176,7 +238,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
 
   const unregister = registerLocalExecutor({ wake, context });
   let stopped: Promise<void> | null = null;
-  log.info("embedded worker started", { workerId: id, concurrency });
+  log.info("embedded worker started", { workerId: id, concurrency, webhookConcurrency });
 
   return {
     id,

@@ -12,6 +12,7 @@ startEmbeddedWorker(handle.db, {
   force: true,
   workerId: `child:${process.pid}`,
   concurrency: 5,
+  webhookConcurrency: 5,
   pollIntervalMs: 20,
   leaseMs: Number(leaseMs ?? 1000),
   context: { webhooks: { allowPrivate: true, timeoutMs: 60_000, scheduleMs: [0, 100, 100, 100] } },
