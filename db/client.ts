@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { fastPgliteClient } from "./pglite-client";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -49,7 +50,10 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const pglite = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   await pglite.waitReady;
   await pglite.exec("SET TIME ZONE 'UTC'");
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`
+  // stays the PGlite instance for what needs it whole (backups: server/backup-database.ts).
+  const db = drizzlePglite({ client: fastPgliteClient(pglite) as unknown as PGlite, schema }) as unknown as Db;
+  (db as unknown as { $client: PGlite }).$client = pglite;
   return {
     db,
     kind: "pglite",
