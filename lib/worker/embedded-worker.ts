@@ -114,9 +114,16 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
   let running = true;
   let wakeUp: (() => void) | null = null;
   let woken = false;
-  const wake = () => {
+  /** New work may be due (a commit announced jobs, or the poll interval passed): every lane looks. */
+  let fresh = true;
+  /** A slot was freed: only lanes with a backlog claim again. */
+  const wakeForSlot = () => {
     woken = true;
     wakeUp?.();
+  };
+  const wake = () => {
+    fresh = true;
+    wakeForSlot();
   };
   /** Waits for a wake-up or `ms`; answers whether the time ran out. */
   const idle = (ms: number) =>
@@ -146,7 +153,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
         stats.finished += 1;
         lane.running -= 1;
         active.delete(job.id);
-        wake();
+        wakeForSlot();
       });
     stats.claimed += 1;
     lane.running += 1;
@@ -155,14 +162,18 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
   };
 
   const loop = (async () => {
-    let timedOut = true;
     while (running) {
       markWorkerTick(); // readiness: background work is running (lib/health)
-      // Each lane asks for its free slots; with a backlog, only once a batch of them is free
-      // (each claim is a round trip), unless the poll interval passed (slow jobs free slots slowly).
+      // Each lane asks for its free slots. With a backlog, once a batch of them is free (each
+      // claim is a round trip), or at once when new work was announced or the poll interval
+      // passed (slow jobs free slots slowly). Without one, only then: a freed slot alone does
+      // not make anything due.
+      const announced = fresh;
+      fresh = false;
       const asks = lanes.map((lane) => {
         const free = lane.capacity - lane.running;
-        const batch = lane.backlog && !timedOut ? Math.max(1, Math.floor(lane.capacity / 4)) : 1;
+        if (!lane.backlog && !announced) return 0;
+        const batch = lane.backlog && !announced ? Math.max(1, Math.floor(lane.capacity / 4)) : 1;
         return free >= batch ? free : 0;
       });
       if (asks.some((n) => n > 0)) {
@@ -181,7 +192,8 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
         } catch (error) {
           if (!running) break;
           log.error("claiming jobs failed", { workerId: id, error });
-          timedOut = await idle(pollIntervalMs * 4);
+          await idle(pollIntervalMs * 4);
+          fresh = true;
           continue;
         }
         // A claim that raced stop() still runs: stop() waits for (or releases) it.
@@ -190,7 +202,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
           if (asks[i]! > 0) lane.backlog = claimed.filter((j) => laneOf(j) === lane).length === asks[i];
         });
       }
-      timedOut = await idle(pollIntervalMs);
+      if (await idle(pollIntervalMs)) fresh = true;
     }
   })();
 
