@@ -4,6 +4,7 @@ import { apiKeys, businesses, type Business } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { UnauthorizedError } from "@/lib/errors";
 import { newId, randomToken } from "@/lib/ids";
+import { preparedPerDb } from "@/db/prepared-per-db";
 
 export type KeyKind = "secret" | "public";
 export type ApiCaller = { business: Business; keyKind: KeyKind; keyId: string };
@@ -53,13 +54,7 @@ const buildKeyLookup = (db: Db) =>
     )
     .limit(1)
     .prepare("kassa_api_key_lookup");
-const keyLookups = new WeakMap<Db, ReturnType<typeof buildKeyLookup>>();
-
-function keyLookup(db: Db) {
-  let query = keyLookups.get(db);
-  if (!query) keyLookups.set(db, (query = buildKeyLookup(db)));
-  return query;
-}
+const keyLookup = preparedPerDb(buildKeyLookup);
 
 // A digest no key can have: malformed and missing keys still cost one digest and one lookup,
 // so the answer takes the same time whatever the cause.

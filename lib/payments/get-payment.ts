@@ -5,6 +5,7 @@ import { businessNow } from "@/lib/clock";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { isoMicros, parseDbTime } from "@/lib/time";
 import type { PaymentView } from "./payment-schemas";
+import { preparedPerDb } from "@/db/prepared-per-db";
 
 /** The interface's Payment object (its schema: lib/payments/payment-schemas.ts). */
 export type { PaymentView };
@@ -61,13 +62,7 @@ const buildPaymentLookup = (db: Db) =>
     .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.businessId, sql.placeholder("businessId"))))
     .limit(1)
     .prepare("kassa_payment_lookup");
-const paymentLookups = new WeakMap<Db, ReturnType<typeof buildPaymentLookup>>();
-
-function paymentLookup(db: Db) {
-  let query = paymentLookups.get(db);
-  if (!query) paymentLookups.set(db, (query = buildPaymentLookup(db)));
-  return query;
-}
+const paymentLookup = preparedPerDb(buildPaymentLookup);
 
 const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
 
