@@ -136,6 +136,24 @@ describe("sending a webhook", () => {
     expect(result.error).toMatch(/ECONNREFUSED/);
   });
 
+  it("reports a request that cannot be built (malformed URL credentials) as a failed attempt, and leaves no timer behind", async () => {
+    // `new URL` keeps `%E0%A4%A` as given (the settings accept such a URL); decoding it throws.
+    const before = receiver.requests.length;
+    const result = await sendWebhook({
+      url: `http://user:%E0%A4%A@127.0.0.1:${receiver.port}/hooks`,
+      body: "{}",
+      headers: {},
+      timeoutMs: 100,
+      allowPrivate: true,
+    });
+    expect(result).toMatchObject({ ok: false, statusCode: null, responseBody: null, refused: false });
+    expect(result.error).toMatch(/URI malformed/);
+    // Past the attempt's timeout: its timer must not fire on a request that was never made (it
+    // threw an uncaught TypeError there, which ends a worker process; Vitest fails the run on it).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests.length).toBe(before);
+  });
+
   it("reuses one kept-alive connection for consecutive deliveries to a receiver", async () => {
     const own = await startLoopbackReceiver();
     try {

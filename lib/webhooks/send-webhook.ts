@@ -57,7 +57,11 @@ export function closeWebhookConnections(): void {
   agents = undefined;
 }
 
-/** Errors of a reused idle connection the receiver had closed meanwhile: the request never got through. */
+/**
+ * Errors of a reused connection that failed before any answer, usually one the receiver closed
+ * while it was idle. The receiver may still have read the request (it can reset after reading):
+ * resending it is a duplicate at worst, which at-least-once delivery allows (decision 0032).
+ */
 const staleConnectionErrors = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
 
 export type SendWebhookInput = {
@@ -125,7 +129,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
   const transport = url.protocol === "https:" ? https : http;
   return new Promise<SendWebhookResult>((resolve) => {
     let settled = false;
-    let request: http.ClientRequest;
+    let request: http.ClientRequest | undefined;
     const finish = (result: Omit<SendWebhookResult, "durationMs" | "refused">) => {
       if (settled) return;
       settled = true;
@@ -196,7 +200,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
         if (settled) return;
         if (
           agent &&
-          request.reusedSocket &&
+          request?.reusedSocket &&
           !answered &&
           error.code &&
           staleConnectionErrors.has(error.code)
@@ -210,8 +214,14 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
     };
     const timer = setTimeout(() => {
       failed(`timeout after ${input.timeoutMs} ms`);
-      request.destroy();
+      request?.destroy();
     }, input.timeoutMs);
-    send(pooledAgent(url.protocol));
+    try {
+      send(pooledAgent(url.protocol));
+    } catch (error) {
+      // Options Node refuses (e.g. URL credentials that are not valid percent-encoding): nothing
+      // was sent; a failed attempt, not a rejection (and no timer left to fire on no request).
+      failed(error instanceof Error ? error.message : String(error));
+    }
   });
 }
