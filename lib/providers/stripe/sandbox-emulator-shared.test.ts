@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { startStripeEmulator, type StripeEmulator } from "@kassa/stripe-emulator";
 import { newSecretKey, sdkFor, startReceiver } from "@kassa/stripe-emulator/testing";
 import Stripe from "stripe";
@@ -133,6 +135,64 @@ describe("the sandbox Stripe emulator's state is shared by instances on one data
       sql`SELECT version FROM stripe_emulator_accounts WHERE account_id = ${a.accountId(key)}`,
     );
     expect(row?.version).toBeGreaterThanOrEqual(1 + count);
+  });
+
+  it("a webhook whose attempt could not read or record the account (storage unavailable) is still delivered", async () => {
+    // An instance whose storage fails on demand: the next version check (the attempt's read), or
+    // the next transaction (the attempt's record of its outcome).
+    const persistence = sandboxEmulatorPersistence(testHandle().db, { shared: true });
+    const shared = persistence.shared!;
+    const fail = { check: false, transaction: false };
+    const { check, transaction } = shared;
+    shared.check = (...args) => {
+      if (!fail.check) return check(...args);
+      fail.check = false;
+      return Promise.reject(new Error("storage unavailable"));
+    };
+    shared.transaction = (work) => {
+      if (!fail.transaction) return transaction(work);
+      fail.transaction = false;
+      return Promise.reject(new Error("storage unavailable"));
+    };
+    const c = await startStripeEmulator({ persistence, webhookRetryDelaysMs: [50, 100, 200] });
+    emulators.push(c);
+    // The receiver answers 500 once and has the next record fail, then answers 200.
+    const received: { type: string; id: string }[] = [];
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")) as { type: string; id: string });
+        const first = received.length === 1;
+        if (first) fail.transaction = true;
+        response.writeHead(first ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const key = newSecretKey();
+      const viaC = sdkFor(c, key);
+      await viaC.webhookEndpoints.create({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+        enabled_events: ["customer.created", "customer.updated"],
+      });
+      // The first attempt's read fails (a write makes no version check; the attempt does).
+      fail.check = true;
+      const customer = await viaC.customers.create({ email: "late@example.com" });
+      const deadline = Date.now() + 10_000;
+      while (received.length < 2) {
+        if (Date.now() > deadline) throw new Error(`not delivered: ${JSON.stringify(received)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await c.idle();
+      expect(fail).toEqual({ check: false, transaction: false });
+      // Sent once (answered 500, outcome not recorded), then again and acknowledged.
+      expect(received.map((e) => e.type)).toEqual(["customer.created", "customer.created"]);
+      const [event] = (await viaC.events.list({ type: "customer.created" })).data;
+      expect(event).toMatchObject({ pending_webhooks: 0, data: { object: { id: customer.id } } });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("a sandbox business's account opened first through one instance and first written through the other", async () => {

@@ -115,11 +115,21 @@ export class WebhookDispatcher {
     this.chain(account, endpointId, event.id, attempt);
   }
 
-  private chain(account: Account, endpointId: string, eventId: string, attempt: number): void {
+  /**
+   * `attempt`: the attempt to make, or null for whichever one is pending (after an operation on
+   * the account failed, when storage knows better than this process which one that is).
+   */
+  private chain(
+    account: Account,
+    endpointId: string,
+    eventId: string,
+    attempt: number | null,
+    storageFailures = 0,
+  ): void {
     const previous = this.chains.get(endpointId) ?? Promise.resolve();
     // A failing attempt must not break the chain of later deliveries to this endpoint.
     const next = previous
-      .then(() => this.attempt(account, endpointId, eventId, attempt))
+      .then(() => this.attempt(account, endpointId, eventId, attempt, storageFailures))
       .catch(() => undefined);
     this.chains.set(endpointId, next);
   }
@@ -128,44 +138,61 @@ export class WebhookDispatcher {
     account: Account,
     endpointId: string,
     eventId: string,
-    attempt: number,
+    expected: number | null,
+    storageFailures: number,
   ): Promise<void> {
     if (this.closed) return;
     const key = pendingKey(eventId, endpointId);
+    // The account could not be read or the outcome not saved (storage unavailable): the delivery
+    // is still pending in storage, so look again later (as many times as there are retries)
+    // rather than drop it until a restart. A sent attempt may then be sent again (at least once).
+    const later = () => {
+      const delay =
+        this.options.retryDelaysMs[Math.min(storageFailures, this.options.retryDelaysMs.length - 1)];
+      if (!this.closed && delay !== undefined && storageFailures < this.options.retryDelaysMs.length)
+        this.schedule(account, endpointId, eventId, null, delay, storageFailures + 1);
+    };
     // Still to do? (The request that queued it may have been discarded and run again, or another
     // process may have delivered it.) Read what to send from the account as stored now.
-    const call = await this.options.run(account, "read", () => {
-      const pending = account.pendingDeliveries.get(key);
-      if (pending?.attempt !== attempt) return null;
-      const endpoint = account.store.get("webhook_endpoint", endpointId);
-      const event = account.store.get("event", eventId);
-      if (!event || !endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
-        account.pendingDeliveries.delete(key);
+    const call = await this.options
+      .run(account, "read", () => {
+        const pending = account.pendingDeliveries.get(key);
+        if (!pending || (expected !== null && pending.attempt !== expected)) return null;
+        const attempt = pending.attempt;
+        const endpoint = account.store.get("webhook_endpoint", endpointId);
+        const event = account.store.get("event", eventId);
+        if (!event || !endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
+          account.pendingDeliveries.delete(key);
+          return null;
+        }
+        const at = Math.floor(this.options.now() / 1000);
+        const record = {
+          event: event.id,
+          type: event.type,
+          endpoint: endpoint.id,
+          url: endpoint.url,
+          attempt,
+          at,
+        };
+        if (!isLoopbackUrl(endpoint.url)) {
+          account.deliveries.push({
+            ...record,
+            status: null,
+            ok: false,
+            error: "not delivered: only loopback URLs are called",
+          });
+          account.pendingDeliveries.delete(key);
+          return null;
+        }
+        const payload = JSON.stringify(event, null, 2);
+        return { record, payload, signature: signatureHeader(payload, endpoint.secret, at) };
+      })
+      .catch(() => {
+        later();
         return null;
-      }
-      const at = Math.floor(this.options.now() / 1000);
-      const record = {
-        event: event.id,
-        type: event.type,
-        endpoint: endpoint.id,
-        url: endpoint.url,
-        attempt,
-        at,
-      };
-      if (!isLoopbackUrl(endpoint.url)) {
-        account.deliveries.push({
-          ...record,
-          status: null,
-          ok: false,
-          error: "not delivered: only loopback URLs are called",
-        });
-        account.pendingDeliveries.delete(key);
-        return null;
-      }
-      const payload = JSON.stringify(event, null, 2);
-      return { record, payload, signature: signatureHeader(payload, endpoint.secret, at) };
-    });
+      });
     if (!call || this.closed) return;
+    const attempt = call.record.attempt;
     const controller = new AbortController();
     this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
@@ -193,31 +220,48 @@ export class WebhookDispatcher {
     }
     if (this.closed) return;
     const ok = status !== null && status >= 200 && status < 300;
-    const retryIn = await this.options.run(account, "write", () => {
-      account.deliveries.push({ ...call.record, status, ok, error: ok ? null : (error ?? `HTTP ${status}`) });
-      if (account.pendingDeliveries.get(key)?.attempt !== attempt) return undefined;
-      account.pendingDeliveries.delete(key);
-      if (ok) {
-        const event = account.store.get("event", eventId);
-        if (event) event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
+    const retryIn = await this.options
+      .run(account, "write", () => {
+        account.deliveries.push({
+          ...call.record,
+          status,
+          ok,
+          error: ok ? null : (error ?? `HTTP ${status}`),
+        });
+        if (account.pendingDeliveries.get(key)?.attempt !== attempt) return undefined;
+        account.pendingDeliveries.delete(key);
+        if (ok) {
+          const event = account.store.get("event", eventId);
+          if (event) event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
+          return undefined;
+        }
+        const delay = this.options.retryDelaysMs[attempt - 1];
+        if (delay === undefined) return undefined;
+        account.pendingDeliveries.set(key, {
+          event: eventId,
+          endpoint: endpointId,
+          attempt: attempt + 1,
+          dueAt: this.options.now() + delay,
+        });
+        return delay;
+      })
+      .catch(() => {
+        later();
         return undefined;
-      }
-      const delay = this.options.retryDelaysMs[attempt - 1];
-      if (delay === undefined) return undefined;
-      account.pendingDeliveries.set(key, {
-        event: eventId,
-        endpoint: endpointId,
-        attempt: attempt + 1,
-        dueAt: this.options.now() + delay,
       });
-      return delay;
-    });
     if (retryIn !== undefined && !this.closed)
       this.schedule(account, endpointId, eventId, attempt + 1, retryIn);
   }
 
-  private schedule(account: Account, endpointId: string, eventId: string, attempt: number, delay: number) {
-    const run = () => this.chain(account, endpointId, eventId, attempt);
+  private schedule(
+    account: Account,
+    endpointId: string,
+    eventId: string,
+    attempt: number | null,
+    delay: number,
+    storageFailures = 0,
+  ) {
+    const run = () => this.chain(account, endpointId, eventId, attempt, storageFailures);
     const retry = setTimeout(() => {
       this.retries.delete(retry);
       run();
