@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, jobs, type Job, type JobKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
@@ -50,16 +50,37 @@ export function embeddedJob(tx: Db, input: EnqueueJobInput): { sql: SQL; job: An
   return { sql: sql`${jobInsert(tx, input, id).getSQL()} returning ${jobs.id}`, job: { id, kind: input.kind, businessId: input.businessId } };
 }
 
+/**
+ * An EnqueueJobInput whose per-call values are placeholders (`sql.placeholder`), for a job
+ * embedded in a prepared statement; `kind`, `businessClock` and `maxAttempts` are fixed in it.
+ */
+export type JobTemplate = Omit<EnqueueJobInput, "businessId" | "payload" | "runAt" | "dedupeKey" | "delayMs"> & {
+  businessId: Placeholder;
+  payload: Placeholder;
+  /** A time as a string (see EnqueueJobInput.runAt). */
+  runAt: Placeholder;
+  dedupeKey: Placeholder;
+};
+
+/**
+ * embeddedJob's SQL with placeholders, built once for a prepared statement. The caller fills
+ * `template`'s placeholders and `id` (a fresh `newId("job")`) on each execution, and announces
+ * the job when the statement answers its id.
+ */
+export function embeddedJobTemplate(tx: Db, template: JobTemplate, id: Placeholder): SQL {
+  return sql`${jobInsert(tx, template, id).getSQL()} returning ${jobs.id}`;
+}
+
 /** Announces an embedded job once its statement (or the transaction around it) has committed. */
 export function announceJob(job: Announced): void {
   enqueuedInScope.getStore()?.push(job);
 }
 
-function jobInsert(tx: Db, input: EnqueueJobInput, id = newId("job")) {
+function jobInsert(tx: Db, input: EnqueueJobInput | JobTemplate, id: string | Placeholder = newId("job")) {
   const at =
     input.runAt !== undefined
       ? sql`${toTimestamp(input.runAt)}::timestamptz`
-      : input.delayMs
+      : "delayMs" in input && input.delayMs
         ? sql`now() + ${input.delayMs}::float8 * interval '1 millisecond'`
         : sql`now()`;
   // A business-clock time becomes real time by taking off the business's clock offset ("now" is
@@ -111,6 +132,6 @@ async function announcingAfter<T>(db: Db, run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-function toTimestamp(value: Date | string): string {
-  return typeof value === "string" ? value : value.toISOString();
+function toTimestamp(value: Date | string | Placeholder): string | Placeholder {
+  return value instanceof Date ? value.toISOString() : value;
 }

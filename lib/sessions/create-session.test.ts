@@ -23,6 +23,8 @@ async function storedSession(id: string) {
   return row;
 }
 
+/** An order id no plan's renewal can take (no `-<n>` suffix): the insert without the order-id lock. */
+const plainOrderId = () => uniqueName("plain").replaceAll("-", "_");
 const oneItem = (price: number, quantity = 1) => ({ amount: price * quantity, items: [{ name: "Thing", quantity, price }] });
 
 describe("POST /session: success", () => {
@@ -70,6 +72,19 @@ describe("POST /session: success", () => {
     expect(row?.customer).toBe("cus_obj");
     expect(row?.customerEmail).toBe("ann@example.com");
     expect(row?.customerPrefill).toEqual({ email: "ann@example.com", name: "Ann", phone: "+15550100" });
+  });
+
+  it("stores no prefill (SQL NULL, not a JSON null) for a customer given as a string", async () => {
+    // An order id a plan's renewal could take (`A-<n>`) and one it cannot: two statements.
+    for (const orderId of [plainOrderId(), uniqueName("stemmed")]) {
+      const res = await post(sessionBody({ customer: "cus_plain", order_id: orderId }));
+      expect(res.status).toBe(201);
+      const [row] = await testDb()
+        .select({ customer: sessions.customer, noPrefill: sql<boolean>`${sessions.customerPrefill} is null` })
+        .from(sessions)
+        .where(eq(sessions.id, res.body.session_id as string));
+      expect(row).toEqual({ customer: "cus_plain", noPrefill: true });
+    }
   });
 
   it("uses the e-mail as customer identifier when the customer object has no id", async () => {
@@ -317,7 +332,7 @@ describe("POST /session: order_id", () => {
     expect(rows).toHaveLength(1);
   });
   it("writes the session's expiry job with it, due at expires_at on the business's clock", async () => {
-    for (const orderId of [uniqueName("plain"), `${uniqueName("stemmed")}-7`]) {
+    for (const orderId of [plainOrderId(), `${uniqueName("stemmed")}-7`]) {
       const res = await post(sessionBody({ order_id: orderId }));
       expect(res.status).toBe(201);
       const session = await storedSession(res.body.session_id as string);
@@ -329,12 +344,13 @@ describe("POST /session: order_id", () => {
   });
 
   it("a refused session leaves no expiry job behind", async () => {
-    const orderId = uniqueName("dup");
-    expect((await post(sessionBody({ order_id: orderId }))).status).toBe(201);
-    const before = await testDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.businessId, biz.business.id));
-    expectFieldErrors(await post(sessionBody({ order_id: orderId })), ["order_id"]);
-    const after = await testDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.businessId, biz.business.id));
-    expect(after).toHaveLength(before.length);
+    for (const orderId of [plainOrderId(), uniqueName("dup")]) {
+      expect((await post(sessionBody({ order_id: orderId }))).status).toBe(201);
+      const before = await testDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.businessId, biz.business.id));
+      expectFieldErrors(await post(sessionBody({ order_id: orderId })), ["order_id"]);
+      const after = await testDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.businessId, biz.business.id));
+      expect(after).toHaveLength(before.length);
+    }
   });
 });
 

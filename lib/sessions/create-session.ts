@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businessPaymentMethods, businessProviders, paymentMethods, sessions, type Session } from "@/db/schema";
 import type { ApiCaller } from "@/lib/auth/api-keys";
@@ -14,7 +14,15 @@ import {
 import { parseOrThrow } from "@/lib/http/validation";
 import { newId } from "@/lib/ids";
 import { toDbTime } from "@/lib/time";
-import { announceJob, embeddedJob, statementWithJobs, transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import {
+  announceJob,
+  embeddedJob,
+  embeddedJobTemplate,
+  statementWithJobs,
+  transactionWithJobs,
+  type JobTemplate,
+} from "@/lib/jobs/enqueue-job";
+import { statementPerDb } from "@/db/statement-per-db";
 import { sessionExpiryJob } from "@/lib/sessions/schedule-session-expiry";
 import { log } from "@/lib/log";
 import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
@@ -116,29 +124,52 @@ export async function createSession(
   const isPlan = Boolean(input.subscription);
   const stem = renewalStem(input.order_id);
 
+  const values: SessionValues = {
+    id: newId("session"),
+    businessId,
+    amount: input.amount,
+    currency: input.currency,
+    customer: customerId,
+    customerEmail,
+    customerPrefill: prefill,
+    orderId: input.order_id,
+    description: input.description ?? null,
+    items: input.items,
+    metadata: input.metadata ?? {},
+    paymentMethodId: input.paymentMethodId ?? null,
+    subscriptionInterval: input.subscription?.interval ?? null,
+    subscriptionIntervalCount: input.subscription ? input.subscription.interval_count : null,
+    requiredIp,
+    creatorIp: caller.keyKind === "public" ? context.clientIp : null,
+    keyKind: caller.keyKind,
+    expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
+  };
+  // Its expiry (24 h later on the business's clock) is written with it, or not at all.
+  const expiryInput = sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt });
+
+  // Not a plan (the usual case): one statement built once per database handle, run on `tx`.
+  const insertPrepared = async (tx: Db): Promise<Session> => {
+    const jobId = newId("job");
+    const [row] = await (stem === undefined ? plainSessionInsert : stemmedSessionInsert)(db, tx).execute({
+      ...values,
+      customerPrefill: prefill === null ? null : JSON.stringify(prefill),
+      stem: stem ?? null,
+      jobId,
+      jobBusinessId: expiryInput.businessId,
+      jobPayload: expiryInput.payload,
+      jobRunAt: expiryInput.runAt,
+      jobDedupeKey: expiryInput.dedupeKey,
+    });
+    if (!row) throw new Error("session insert returned nothing");
+    const { expiryJobId, reservedFor, ...session } = row;
+    refuseCollision(input.order_id, null, reservedFor, stem);
+    if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId });
+    return session;
+  };
+
+  // A plan: its collision checks depend on the order id.
   const insert = async (tx: Db): Promise<Session> => {
-    const values: typeof sessions.$inferInsert & { id: string; expiresAt: string } = {
-      id: newId("session"),
-      businessId,
-      amount: input.amount,
-      currency: input.currency,
-      customer: customerId,
-      customerEmail,
-      customerPrefill: prefill,
-      orderId: input.order_id,
-      description: input.description ?? null,
-      items: input.items,
-      metadata: input.metadata ?? {},
-      paymentMethodId: input.paymentMethodId ?? null,
-      subscriptionInterval: input.subscription?.interval ?? null,
-      subscriptionIntervalCount: input.subscription ? input.subscription.interval_count : null,
-      requiredIp,
-      creatorIp: caller.keyKind === "public" ? context.clientIp : null,
-      keyKind: caller.keyKind,
-      expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
-    };
-    // Its expiry (24 h later on the business's clock) is written with it, or not at all.
-    const expiry = embeddedJob(tx, sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt }));
+    const expiry = embeddedJob(tx, expiryInput);
     const expiryJob = tx.$with("expiry_job", { id: sql<string>`id` }).as(expiry.sql);
     const [row] = await tx
       .with(expiryJob)
@@ -158,10 +189,10 @@ export async function createSession(
   };
 
   try {
-    if (!isPlan && stem === undefined) return await statementWithJobs(db, insert);
+    if (!isPlan && stem === undefined) return await statementWithJobs(db, insertPrepared);
     return await transactionWithJobs(db, async (tx) => {
       await lockOrderId(tx, businessId, input.order_id, isPlan, stem);
-      return insert(tx);
+      return isPlan ? insert(tx) : insertPrepared(tx);
     });
   } catch (error) {
     if (isUniqueViolation(error, "sessions_business_order_idx"))
@@ -169,6 +200,66 @@ export async function createSession(
     throw error;
   }
 }
+
+type SessionValues = typeof sessions.$inferInsert & { id: string; expiresAt: string };
+
+/** The expiry job's fixed part (kind, clock, attempts); its per-session values are placeholders. */
+const expiryJobTemplate: JobTemplate = (() => {
+  const { kind, businessClock, maxAttempts } = sessionExpiryJob({ id: "", businessId: "", expiresAt: "" });
+  return {
+    kind,
+    businessClock,
+    maxAttempts,
+    businessId: sql.placeholder("jobBusinessId"),
+    payload: sql.placeholder("jobPayload"),
+    runAt: sql.placeholder("jobRunAt"),
+    dedupeKey: sql.placeholder("jobDedupeKey"),
+  };
+})();
+
+/**
+ * createSession's insert for a session that is not a plan, every value a placeholder: the same
+ * statement as `insert` builds (the session, its expiry job as a data-modifying CTE), and for an
+ * order id `A-<n>` the check for a plan `A` (see collisionChecks). The nullable JSON column is
+ * encoded by the caller (a placeholder's column encoding would turn null into a JSON `null`).
+ */
+function sessionInsert(db: Db, stemmed: boolean) {
+  const p = <K extends keyof SessionValues | "stem">(name: K) => sql.placeholder(name);
+  const expiryJob = db
+    .$with("expiry_job", { id: sql<string>`id` })
+    .as(embeddedJobTemplate(db, expiryJobTemplate, sql.placeholder("jobId")));
+  return db
+    .with(expiryJob)
+    .insert(sessions)
+    .values({
+      id: p("id"),
+      businessId: p("businessId"),
+      amount: p("amount"),
+      currency: p("currency"),
+      customer: p("customer"),
+      customerEmail: p("customerEmail"),
+      customerPrefill: sql`${p("customerPrefill")}`,
+      orderId: p("orderId"),
+      description: p("description"),
+      items: p("items"),
+      metadata: p("metadata"),
+      paymentMethodId: p("paymentMethodId"),
+      subscriptionInterval: p("subscriptionInterval"),
+      subscriptionIntervalCount: p("subscriptionIntervalCount"),
+      requiredIp: p("requiredIp"),
+      creatorIp: p("creatorIp"),
+      keyKind: p("keyKind"),
+      expiresAt: p("expiresAt"),
+    })
+    .returning({
+      ...getTableColumns(sessions),
+      expiryJobId: sql<string | null>`(select id from expiry_job)`,
+      // Read in the statement's snapshot, taken once the order-id lock is held.
+      reservedFor: stemmed ? reservedForCheck(p("businessId"), p("stem")) : sql<string | null>`null::text`,
+    });
+}
+const plainSessionInsert = statementPerDb("kassa_session_insert", (db) => sessionInsert(db, false));
+const stemmedSessionInsert = statementPerDb("kassa_session_insert_stemmed", (db) => sessionInsert(db, true));
 
 /** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
 const renewalSuffix = "^([2-9]|[1-9][0-9]+)$";
@@ -206,11 +297,14 @@ function collisionChecks(businessId: string, orderId: string, isPlan: boolean, s
           limit 1)`
       : none,
     // A session `A-<n>`: a plan `A` already exists.
-    reservedFor: stem !== undefined
-      ? sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
-          and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`
-      : none,
+    reservedFor: stem !== undefined ? reservedForCheck(businessId, stem) : none,
   };
+}
+
+/** A session `A-<n>`: the id of a plan `A` of the business, if one exists. */
+function reservedForCheck(businessId: string | Placeholder, stem: string | Placeholder) {
+  return sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
+          and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`;
 }
 
 function refuseCollision(orderId: string, takenRenewal: string | null, reservedFor: string | null, stem: string | undefined) {

@@ -1,0 +1,30 @@
+import type { Query } from "drizzle-orm";
+import type { SelectedFieldsOrdered } from "drizzle-orm/pg-core";
+import type { Db } from "./client";
+import { preparedPerDb } from "./prepared-per-db";
+
+/** A query builder with `.returning(...)` (an insert, update or delete), its values placeholders. */
+type Returning<R> = { toSQL(): Query; _: { result: R } };
+
+/**
+ * A statement with placeholders built once per database handle, like preparedPerDb, that also
+ * runs inside a transaction of that handle: drizzle's prepared queries belong to the handle they
+ * were prepared on, so a statement in a transaction would otherwise be built for every request.
+ * `statement(db, tx)` runs on `tx` (a transaction of `db`, or `db` itself) the text, parameter
+ * encoders and result mapping built for `db`; on PostgreSQL as a named prepared statement.
+ */
+export function statementPerDb<R>(name: string, build: (db: Db) => Returning<R>) {
+  const built = preparedPerDb((db: Db) => {
+    const query = build(db);
+    // The result mapping drizzle's own prepare() hands the driver (the builder's ordered `returning`).
+    const fields = (query as unknown as { config?: { returning?: SelectedFieldsOrdered } }).config?.returning;
+    if (!fields) throw new Error(`statementPerDb(${name}): the query has no returning fields`);
+    return { query: query.toSQL(), fields };
+  });
+  return (db: Db, tx: Db = db) => ({
+    execute(values: Record<string, unknown>): Promise<R> {
+      const { query, fields } = built(db);
+      return tx._.session.prepareQuery<{ execute: R; all: unknown; values: unknown }>(query, fields, name, true).execute(values);
+    },
+  });
+}
