@@ -11,8 +11,10 @@ process.env.ENCRYPTION_KEY ??= "e2e0".repeat(16);
 
 export default defineConfig({
   testDir: "e2e",
+  // Files run two at a time against the one server (each test makes its own business); a file's
+  // tests stay in order. E2E_WORKERS=1 runs them one by one.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 30_000,
   reporter: process.env.CI ? "list" : [["list"]],
@@ -25,7 +27,15 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "mobile", use: { ...devices["Pixel 7"], browserName: "chromium" } },
+    // On a phone: the pages customers and merchants' staff open there (checkout, payment, plans,
+    // management link, branding, Kassa.js, sign-in, the dashboard's overview, the API reference).
+    // Staff-only tools (admin, subscription operations), and specs that drive requests or server
+    // processes rather than pages, run on the desktop project only.
+    {
+      name: "mobile",
+      use: { ...devices["Pixel 7"], browserName: "chromium" },
+      testMatch: /\/(checkout|pay|subscribe|manage|branding|sdk|sign-in|dashboard|api-reference)\.spec\.ts$/,
+    },
     { name: "desktop", use: { ...devices["Desktop Chrome"] } },
   ],
   webServer: {

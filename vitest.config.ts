@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -11,6 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default (one worker fewer than the cores) is a single worker on a 2-core machine, where
+    // most files wait on a database, a child process or a socket: three keep both cores busy.
+    maxWorkers: Math.max(3, os.availableParallelism() - 1),
     // next-auth imports `next/server` without an extension, which only a bundler resolves.
     server: { deps: { inline: ["next-auth"] } },
   },

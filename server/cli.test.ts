@@ -25,7 +25,11 @@ async function kassa(...args: string[]) {
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-describe("npx kassa", () => {
+// The CLI runs on its own embedded database whatever DATABASE_URL says, so the PostgreSQL pass
+// would only run the same processes again.
+const embeddedPass = !process.env.DATABASE_URL;
+
+describe.runIf(embeddedPass)("npx kassa", () => {
   it("business create --json prints exactly the contract's object, and business list shows it", async () => {
     const created = await kassa(
       "business", "create", "--name", "Acme", "--mode", "live", "--webhook-url", "https://acme.test/hooks",
@@ -72,7 +76,7 @@ describe("npx kassa", () => {
   }, 120_000);
 });
 
-describe("npx kassa and DATA_DIR's lock", () => {
+describe.runIf(embeddedPass)("npx kassa and DATA_DIR's lock", () => {
   it("is not blocked by what a killed server left behind", async () => {
     const dead = await run(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
     const socket = path.join(dataDir, "run", "kassa.sock");

@@ -30,7 +30,9 @@ async function business(name: string): Promise<string> {
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-describe("npx kassa user create", () => {
+// The CLI runs on its own embedded database whatever DATABASE_URL says: the PostgreSQL pass would
+// only run the same processes again.
+describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
   it("creates a user with a membership, then adds another business to the same user (any e-mail case)", async () => {
     const [first, second] = [await business("Users One"), await business("Users Two")];
     const created = await kassa("user", "create", "--email", "Ada@Example.com", "--password", "a long password", "--business", first, "--json");

@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, inject } from "vitest";
-import { installDatabase, uninstallDatabase } from "@/lib/db";
+import type { DatabaseHandle } from "@/db/client";
+import { installDatabaseOpener, uninstallDatabase } from "@/lib/db";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { resetEnv } from "@/lib/env";
 import { createTestDatabase } from "./database";
@@ -11,14 +13,27 @@ process.env.LOG_LEVEL ??= "error";
 resetEnv();
 registerAllJobHandlers();
 
-beforeAll(async () => {
-  const handle = await createTestDatabase(inject("runId"));
-  installDatabase(handle);
-  setTestHandle(handle);
+// Each file gets its own database, opened when first used: an in-memory PGlite costs seconds of CPU
+// to start, and a third of the files (pure functions, the emulator, child processes on their own
+// data directories) never touch it. A file that uses the test helpers gets it before its tests, so
+// that testDb() can answer synchronously; code under test opens it on its first getDb().
+let opened: Promise<DatabaseHandle> | undefined;
+const open = () =>
+  (opened ??= createTestDatabase(inject("runId")).then((handle) => {
+    setTestHandle(handle);
+    return handle;
+  }));
+installDatabaseOpener(open);
+
+const usesTestHelpers = /@\/test\/|from "\.\.?\/(helpers|loopback-api)"/;
+
+// Vitest hands a hook its fixtures first and the suite second.
+beforeAll(async ({}, suite) => {
+  if (usesTestHelpers.test(fs.readFileSync(suite.file.filepath, "utf8"))) await open();
 });
 
 afterAll(async () => {
-  const handle = setTestHandle(null);
   uninstallDatabase();
-  await handle?.close();
+  setTestHandle(null);
+  if (opened) await (await opened).close();
 });
