@@ -22,7 +22,7 @@ import {
   transactionWithJobs,
   type JobTemplate,
 } from "@/lib/jobs/enqueue-job";
-import { statementPerDb } from "@/db/statement-per-db";
+import { rawStatement, statementPerDb } from "@/db/statement-per-db";
 import { sessionExpiryJob } from "@/lib/sessions/schedule-session-expiry";
 import { log } from "@/lib/log";
 import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
@@ -191,8 +191,13 @@ export async function createSession(
   try {
     if (!isPlan && stem === undefined) return await statementWithJobs(db, insertPrepared);
     return await transactionWithJobs(db, async (tx) => {
-      await lockOrderId(tx, businessId, input.order_id, isPlan, stem);
-      return isPlan ? insert(tx) : insertPrepared(tx);
+      // The lock and the insert are sent together (one round trip less): the server runs the
+      // insert, and takes its snapshot, only once the lock is held.
+      const [, session] = await Promise.all([
+        lockOrderId(tx, businessId, input.order_id, isPlan, stem),
+        isPlan ? insert(tx) : insertPrepared(tx),
+      ]);
+      return session;
     });
   } catch (error) {
     if (isUniqueViolation(error, "sessions_business_order_idx"))
@@ -279,6 +284,10 @@ function renewalStem(orderId: string): string | undefined {
  * see each other. Longer key first, so never a deadlock.
  */
 async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+  if (!isPlan && stem !== undefined) {
+    await stemLock(tx, { key: `order:${businessId}:${stem}` });
+    return;
+  }
   const lockKey = (key: string) => sql`hashtextextended(${`order:${businessId}:${key}`}, 0)`;
   const locks = [
     ...(isPlan ? [sql`pg_advisory_xact_lock(${lockKey(orderId)})`] : []),
@@ -286,6 +295,12 @@ async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: 
   ];
   await tx.execute(sql`select ${sql.join(locks, sql`, `)}`);
 }
+
+/** lockOrderId's statement for a session `A-<n>` that is not a plan (the usual case), prepared. */
+const stemLock = rawStatement(
+  "kassa_order_stem_lock",
+  sql`select pg_advisory_xact_lock_shared(hashtextextended(${sql.placeholder("key")}, 0))`,
+);
 
 function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
   const none = sql<string | null>`null::text`;
