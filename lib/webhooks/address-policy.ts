@@ -90,6 +90,16 @@ export function parseWebhookUrl(rawUrl: string): URL {
       `Refused: the webhook URL must use http or https, not ${url.protocol}`,
     );
   if (!url.hostname) throw new WebhookTargetRefusedError("Refused: the webhook URL has no host");
+  // The credentials become a Basic Authorization header, decoded: a `%` that starts no escape
+  // (`%E0%A4%A`) has no decoding, so refuse it here rather than at every attempt.
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new WebhookTargetRefusedError(
+      "Refused: the webhook URL's user name or password is not valid percent-encoding",
+    );
+  }
   return url;
 }
 

@@ -84,6 +84,8 @@ describe("validateWebhookUrl", () => {
       "http://[::1]/",
       "http://169.254.169.254/",
       "nope",
+      "https://user:%E0%A4%A@shop.example.com/hooks",
+      "https://%zz@shop.example.com/hooks",
     ]) {
       try {
         validateWebhookUrl(url, { allowPrivate: false });
@@ -97,5 +99,8 @@ describe("validateWebhookUrl", () => {
       "http://127.0.0.1:4000/hooks",
     );
     expect(() => validateWebhookUrl("file:///etc/passwd", { allowPrivate: true })).toThrow(ValidationError);
+    expect(validateWebhookUrl("https://us%20er:p%40ss@shop.example.com/", { allowPrivate: false })).toBe(
+      "https://us%20er:p%40ss@shop.example.com/",
+    );
   });
 });
