@@ -5,7 +5,8 @@ import { inngest } from "@/inngest/client";
 import { resetEnv } from "@/lib/env";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/fixtures";
-import { testDb } from "@/test/helpers";
+import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
+import { dispatchJobs } from "./dispatch-jobs";
 import { transactionWithJobs } from "./enqueue-job";
 import { registerLocalExecutor } from "./local-executors";
 import { defaultJobContext } from "@/lib/job-context";
@@ -89,6 +90,33 @@ describe("announcing jobs after commit", () => {
       );
       expect(wake).toHaveBeenCalledTimes(1);
       expect(send).not.toHaveBeenCalled();
+    } finally {
+      unregister();
+    }
+  });
+
+  it("does not wake the embedded worker for jobs due later only (a session's expiry, 24 h on)", async () => {
+    const wake = vi.fn();
+    const unregister = registerLocalExecutor({ wake, context: defaultJobContext() });
+    try {
+      const biz = await createTestBusiness();
+      // Both statements of POST /session: an order id a plan's renewal could take, and one it cannot.
+      for (const orderId of [`later_${Date.now()}`, `later-${Date.now()}-2`]) {
+        const res = await api("POST", "/session", { key: biz.secretKey, body: sessionBody({ order_id: orderId }) });
+        expect(res.status).toBe(201);
+        const [expiry] = await testDb()
+          .select()
+          .from(jobs)
+          .where(eq(jobs.dedupeKey, `expire_session:${res.body.session_id as string}`));
+        expect(expiry).toMatchObject({ kind: "expire_session", status: "pending" });
+      }
+      expect(wake).not.toHaveBeenCalled();
+      // With a job due now among them, the worker is woken.
+      await dispatchJobs(testDb(), [
+        { id: "job_later", kind: "expire_session", businessId: biz.business.id, dueLater: true },
+        { id: "job_now", kind: "deliver_webhook", businessId: biz.business.id },
+      ]);
+      expect(wake).toHaveBeenCalledTimes(1);
     } finally {
       unregister();
     }

@@ -7,15 +7,18 @@ import { wakeLocalExecutors } from "./local-executors";
 
 /**
  * Announces committed jobs to whichever executor runs them: Inngest events when Inngest is
- * configured, otherwise a wake-up of the embedded worker(s) in this process.
+ * configured, otherwise a wake-up of the embedded worker(s) in this process (unless every job is
+ * due later).
  */
 export async function dispatchJobs(
   db: Db,
-  committed: Pick<Job, "id" | "kind" | "businessId">[],
+  committed: (Pick<Job, "id" | "kind" | "businessId"> & { dueLater?: boolean })[],
 ): Promise<void> {
   if (committed.length === 0) return;
   if (!inngestEnabled()) {
-    wakeLocalExecutors();
+    // A job due later is found by the worker's poll; waking it now would only cost a claim that
+    // finds nothing (one per POST /session under load).
+    if (committed.some((job) => !job.dueLater)) wakeLocalExecutors();
     return;
   }
   await inngest.send(committed.map((job) => jobEvent(job)));

@@ -24,7 +24,10 @@ export type EnqueueJobInput = {
   maxAttempts?: number;
 };
 
-type Announced = Pick<Job, "id" | "kind" | "businessId">;
+export type Announced = Pick<Job, "id" | "kind" | "businessId"> & {
+  /** Not due for a while (a session's expiry, 24 h on): announced to Inngest, no wake-up of the embedded worker. */
+  dueLater?: boolean;
+};
 
 // Jobs enqueued inside transactionWithJobs(), to announce once the transaction has committed.
 const enqueuedInScope = new AsyncLocalStorage<Announced[]>();

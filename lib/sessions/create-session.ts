@@ -163,7 +163,7 @@ export async function createSession(
     if (!row) throw new Error("session insert returned nothing");
     const { expiryJobId, reservedFor, ...session } = row;
     refuseCollision(input.order_id, null, reservedFor, stem);
-    if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId });
+    if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId, dueLater: true });
     return session;
   };
 
@@ -184,7 +184,8 @@ export async function createSession(
     if (!row) throw new Error("session insert returned nothing");
     const { expiryJobId, takenRenewal, reservedFor, ...session } = row;
     refuseCollision(input.order_id, takenRenewal, reservedFor, stem);
-    if (expiryJobId) announceJob(expiry.job);
+    // Due in 24 h (advancing a sandbox clock runs what it makes due): no wake-up now.
+    if (expiryJobId) announceJob({ ...expiry.job, dueLater: true });
     return session;
   };
 
