@@ -1,9 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { deflateSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createSession, expect, expectAccessible, test, type Business } from "./fixtures";
+import { createSession, expect, expectAccessible, kassa, test, type Business } from "./fixtures";
 
-const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
 
 // Each test signs in, builds a session (and a subscription) and runs axe several times.
 test.describe.configure({ timeout: 90_000 });
@@ -11,8 +9,7 @@ test.describe.configure({ timeout: 90_000 });
 /** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
 function ownerOf(business: Business): { email: string; password: string } {
   const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
-  const run = spawnSync("npx", ["kassa", "user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner", "--json"], { env, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`npx kassa user create failed: ${run.stderr}${run.stdout}`);
+  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
   return login;
 }
 

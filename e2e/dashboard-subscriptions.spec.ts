@@ -1,19 +1,11 @@
-import { spawnSync } from "node:child_process";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
-import { createSession, expect, expectAccessible, orderId, switchToBusiness, test, type Business } from "./fixtures";
+import { createSession, expect, expectAccessible, kassa, orderId, switchToBusiness, test, type Business } from "./fixtures";
 
 // The dashboard's subscriptions, API keys and webhooks pages, signed in with the demo login.
 // Each test signs in, builds its data through the API and checks several pages with axe: more
 // than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 120_000 });
 
-const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
-
-function kassa(args: string[]): Record<string, unknown> {
-  const run = spawnSync("npx", ["kassa", ...args, "--json"], { env, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`npx kassa ${args[0]} ${args[1]} failed: ${run.stderr}${run.stdout}`);
-  return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
-}
 
 /** Signs in with an e-mail and password and opens this test's business. */
 async function signInAs(page: Page, login: { email: string; password: string }, business: Business) {

@@ -1,14 +1,6 @@
-import { spawnSync } from "node:child_process";
 import type { Page, TestInfo } from "@playwright/test";
-import { createSession, expect, expectAccessible, orderId, switchToBusiness, test, type Business } from "./fixtures";
+import { createSession, expect, expectAccessible, kassa, orderId, switchToBusiness, test, type Business } from "./fixtures";
 
-const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
-
-function kassa(args: string[]): Record<string, unknown> {
-  const run = spawnSync("npx", ["kassa", ...args, "--json"], { env, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`npx kassa ${args[0]} ${args[1]} failed: ${run.stderr}${run.stdout}`);
-  return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
-}
 
 /** The demo login `npm start` printed, made an owner of this test's own business too. */
 function demoLoginFor(business: Business): { email: string; password: string } {

@@ -1,17 +1,31 @@
 import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export type Business = { id: string; secret_key: string; public_key: string; webhook_token: string; mode: string; name: string };
 
+const kassaBin = fileURLToPath(new URL("../bin/kassa.mjs", import.meta.url));
+const cliEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
+
+/**
+ * `npx kassa <args> --json` and its one JSON object. It starts the package's bin, which is what
+ * npx starts, without npm's own second of start-up per call; e2e/sign-in.spec.ts runs the real
+ * `npx kassa`.
+ */
+export function kassa(args: string[]): Record<string, unknown> {
+  const run = spawnSync(process.execPath, [kassaBin, ...args, "--json"], { env: cliEnv, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`npx kassa ${args.slice(0, 2).join(" ")} failed (exit ${run.status}): ${run.stderr}${run.stdout}`);
+  return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+}
+
 function createBusiness(title: string, mode: "sandbox" | "live"): Business {
   // Unique: one login may belong to the businesses of both projects' runs of a test.
   const name = `E2E ${title.slice(0, 40)} ${Math.random().toString(36).slice(2, 8)}`;
-  const args = ["kassa", "business", "create", "--name", name, "--mode", mode, "--json"];
-  const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
+  const args = [kassaBin, "business", "create", "--name", name, "--mode", mode, "--json"];
   let failure = "";
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const run = spawnSync("npx", args, { env, encoding: "utf8" });
+    const run = spawnSync(process.execPath, args, { env: cliEnv, encoding: "utf8" });
     if (run.status === 0) return { ...(JSON.parse(run.stdout.trim().split("\n").pop()!) as Omit<Business, "name">), name };
     failure = `exit ${run.status}: ${run.stderr.split("\n").filter((l) => !l.startsWith("npm warn")).join("\n")}${run.stdout}`;
   }
