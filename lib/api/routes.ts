@@ -1,5 +1,6 @@
 import type { ApiHandler, Params } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
+import { isSafeText } from "@/lib/http/validation";
 import { observeHttpRequest, unmatchedRoute } from "@/lib/metrics/http-metrics";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
 import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
@@ -149,10 +150,14 @@ function match(pattern: string, path: string): Params | null {
   return params;
 }
 
-/** A malformed escape (`%ZZ`, invalid UTF-8) is kept as sent: the handler then finds nothing by it. */
+/**
+ * A malformed escape (`%ZZ`, invalid UTF-8) or one decoding to text the database cannot hold (NUL,
+ * an unpaired surrogate) is kept as sent: the handler then finds nothing by it.
+ */
 function decodeSegment(segment: string): string {
   try {
-    return decodeURIComponent(segment);
+    const decoded = decodeURIComponent(segment);
+    return isSafeText(decoded) ? decoded : segment;
   } catch {
     return segment;
   }

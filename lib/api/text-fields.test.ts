@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { payoutBusiness, payoutUser } from "@/lib/payouts/payout-test-helpers";
 import { api, createTestBusiness, sessionBody } from "@/test/helpers";
 
 // One rule for every text field (lib/http/validation.ts): NUL or an unpaired surrogate is the
@@ -51,6 +52,57 @@ describe("text fields refuse NUL and unpaired surrogates everywhere", () => {
       });
       expect(res.status, JSON.stringify(value)).toBe(400);
       expect(JSON.stringify(res.body[field.split(".")[0]!])).toContain(refusal);
+    }
+  });
+});
+
+// The request layer applies the rule to every body, query and path, so a schema that forgot it
+// (as cancel_withdrawal's withdrawal_id once did, a 500 on PostgreSQL) still answers a 400.
+describe("the request layer refuses what the database cannot hold", () => {
+  it("in any body string, whatever the schema says of it", async () => {
+    const biz = await payoutBusiness(1_000_000);
+    const user = await payoutUser(biz.secretKey, 10_000);
+    for (const value of unsafe) {
+      const res = await api("POST", `/payout/operations?payout_hash=${user.hash}`, {
+        body: { action: "cancel_withdrawal", withdrawal_id: value },
+      });
+      expect(res.status, JSON.stringify(value)).toBe(400);
+      expect(res.body).toEqual({ withdrawal_id: [refusal] });
+    }
+    const nested = await api("POST", "/session", {
+      key: biz.secretKey,
+      body: sessionBody({ items: [{ name: "ok", quantity: 1, price: 2500, extra: ["a\u0000"] }] }),
+    });
+    expect(nested.status).toBe(400);
+    expect(nested.body).toEqual({ items: [`[0].extra[0]: ${refusal}`] });
+    const badKey = await api("POST", "/session", { key: biz.secretKey, body: { ...sessionBody(), "a\u0000": 1 } });
+    expect(badKey.status).toBe(400);
+    expect(badKey.body).toEqual({ body: [refusal] });
+    const badNestedKey = await api("POST", "/session", {
+      key: biz.secretKey,
+      body: sessionBody({ metadata: { "k\ud800": "v" } }),
+    });
+    expect(badNestedKey.status).toBe(400);
+    expect(badNestedKey.body).toEqual({ metadata: [refusal] });
+  });
+
+  it("in any query parameter", async () => {
+    const biz = await payoutBusiness(1_000_000);
+    const res = await api("GET", "/payout/withdrawals?payout_user=a%00b", { key: biz.secretKey });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ payout_user: [refusal] });
+    const name = await api("GET", "/payout/withdrawals?a%00=1", { key: biz.secretKey });
+    expect(name.status).toBe(400);
+    expect(name.body).toEqual({ query: [refusal] });
+    // Authentication still comes first: no key, the uniform 401.
+    expect((await api("GET", "/payout/withdrawals?payout_user=a%00b")).status).toBe(401);
+  });
+
+  it("in a path segment: the id names nothing, so 404", async () => {
+    const biz = await payoutBusiness(1_000_000);
+    for (const path of ["/payment/a%00b", "/payout/withdrawals/%ED%A0%80", "/subscriptions/%00"]) {
+      const res = await api("GET", path, { key: biz.secretKey });
+      expect(res.status, path).toBe(404);
     }
   });
 });
