@@ -84,6 +84,12 @@ describe("the request layer refuses what the database cannot hold", () => {
     });
     expect(badNestedKey.status).toBe(400);
     expect(badNestedKey.body).toEqual({ metadata: [refusal] });
+    // However deep (JSON.parse takes 50,000 levels; the walk is iterative), the path cut short.
+    const deep = `${"[".repeat(50_000)}"\\u0000"${"]".repeat(50_000)}`;
+    const raw = JSON.stringify(sessionBody()).replace(/}$/, `,"metadata":{"x":${deep}}}`);
+    const deepest = await api("POST", "/session", { key: biz.secretKey, rawBody: raw });
+    expect(deepest.status).toBe(400);
+    expect(deepest.body).toEqual({ metadata: [`x[0][0][0][0][0][0][0].…: ${refusal}`] });
   });
 
   it("in any query parameter", async () => {

@@ -41,9 +41,11 @@ export const safeText = { error: "must not contain NUL characters or unpaired su
  * still a 400, never a 500.
  */
 export function unsafeTextField(value: unknown): Record<string, string[]> | null {
-  const found = findUnsafe(value, []);
+  const found = findUnsafe(value);
   if (!found) return null;
-  const [head, ...rest] = found;
+  const [head, ...all] = found;
+  // A path deeper than a person reads is cut short.
+  const rest = all.length > 8 ? [...all.slice(0, 8), "…"] : all;
   const where = rest.length
     ? `${rest
         .map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`))
@@ -53,20 +55,26 @@ export function unsafeTextField(value: unknown): Record<string, string[]> | null
   return { [head === undefined ? "body" : String(head)]: [`${where}${safeText.error}`] };
 }
 
-function findUnsafe(value: unknown, path: (string | number)[]): (string | number)[] | null {
-  if (typeof value === "string") return isSafeText(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnsafe(value[i], [...path, i]);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (!isSafeText(key)) return path;
-      const found = findUnsafe(item, [...path, key]);
-      if (found) return found;
+/** Where the first unsafe string is; iterative, so a body nested however deep cannot overflow the stack. */
+function findUnsafe(root: unknown): (string | number)[] | null {
+  type Step = { value: unknown; key: string | number | null; parent: Step | null };
+  const pathOf = (step: Step | null): (string | number)[] => {
+    const path: (string | number)[] = [];
+    for (let at = step; at && at.key !== null; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: Step[] = [{ value: root, key: null, parent: null }];
+  while (stack.length) {
+    const step = stack.pop()!;
+    const { value } = step;
+    if (typeof value === "string") {
+      if (!isSafeText(value)) return pathOf(step);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: step });
+    } else if (typeof value === "object" && value !== null) {
+      const entries = Object.entries(value);
+      for (const [key] of entries) if (!isSafeText(key)) return pathOf(step);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: step });
     }
   }
   return null;
