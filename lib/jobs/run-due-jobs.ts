@@ -35,10 +35,18 @@ export async function runDueJobs(
       ran += claimed.length;
       continue;
     }
+    // Nothing claimed: either nothing is due, or another worker holds what is. A row that worker
+    // is claiming right now is skipped by our claim (SKIP LOCKED) while its claim is not yet
+    // committed, so it still reads `pending` and due here: waited for as well, not missed.
     const [busy] = await db
       .select({ n: sql<number>`count(*)::int` })
       .from(jobs)
-      .where(and(eq(jobs.businessId, options.businessId), eq(jobs.status, "running")));
+      .where(
+        and(
+          eq(jobs.businessId, options.businessId),
+          sql`(${jobs.status} = 'running' or (${jobs.status} = 'pending' and ${jobs.runAt} <= now()))`,
+        ),
+      );
     if (!busy?.n) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -1,0 +1,39 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { jobs } from "@/db/schema";
+import { defaultJobContext } from "@/lib/job-context";
+import { createTestBusiness, testDb } from "@/test/helpers";
+import { enqueueJob } from "./enqueue-job";
+import { runDueJobs } from "./run-due-jobs";
+
+// runDueJobs (the sandbox clock's "run everything due before answering") must wait for a due row
+// another worker is claiming at that very moment: its claim skips the locked row, and the row still
+// reads `pending` until that worker's claim commits. Only PostgreSQL has a second connection to
+// hold the lock with; PGlite runs one statement at a time.
+describe.skipIf(!process.env.DATABASE_URL)("runDueJobs and another worker's claim", () => {
+  it("waits for a due row locked by a claim not yet committed, instead of answering at once", async () => {
+    const { business } = await createTestBusiness();
+    const job = await enqueueJob(testDb(), {
+      kind: "expire_session",
+      businessId: business.id,
+      payload: { sessionId: "cs_missing" },
+    });
+    let settledAt = 0;
+    let released = 0;
+    let run: Promise<number> | undefined;
+    await testDb().transaction(async (tx) => {
+      // What a worker's claim holds between its SELECT … FOR UPDATE SKIP LOCKED and its commit.
+      await tx.execute(sql`select id from jobs where id = ${job!.id} for update`);
+      run = runDueJobs(testDb(), { businessId: business.id, ctx: defaultJobContext(), deadlineMs: 20_000 });
+      void run.then(() => (settledAt = Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(settledAt, "runDueJobs answered while a due row was being claimed").toBe(0);
+      // The other worker claims it, runs it and finishes it in its own time.
+      await tx.update(jobs).set({ status: "done", finishedAt: sql`now()` }).where(eq(jobs.id, job!.id));
+      released = Date.now();
+    });
+    const ran = await run!;
+    expect(ran).toBe(0); // the other worker ran it, not this call
+    expect(settledAt).toBeGreaterThanOrEqual(released);
+  });
+});
