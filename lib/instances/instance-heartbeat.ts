@@ -9,7 +9,7 @@ import { log } from "@/lib/log";
 // This process's identity in the `instances` table (decision 0025). It lives on globalThis: Next's
 // bundles and the server's own modules are separate module instances of one process.
 const key = Symbol.for("kassa.instance");
-type Beat = { timer: NodeJS.Timeout; ready: Promise<void> };
+type Beat = { timer: NodeJS.Timeout; ready: Promise<void>; inFlight: Promise<void> | null };
 type Holder = { [key]?: { id: string; beats: Map<Db, Beat> } };
 const holder = globalThis as unknown as Holder;
 
@@ -43,11 +43,16 @@ export function ensureInstanceHeartbeat(db: Db): Promise<void> {
   const running = beats.get(db);
   if (running) return running.ready;
   const timer = setInterval(() => {
-    beat(db, id).catch((error: unknown) => log.warn("instance heartbeat failed", { instanceId: id, error }));
+    // One beat at a time: a slow database gets no pile of them, and stop waits for the one there is.
+    if (entry.inFlight) return;
+    entry.inFlight = beat(db, id)
+      .catch((error: unknown) => log.warn("instance heartbeat failed", { instanceId: id, error }))
+      .finally(() => (entry.inFlight = null));
   }, env().INSTANCE_HEARTBEAT_SECONDS * 1000);
   timer.unref();
   const ready = beat(db, id);
-  beats.set(db, { timer, ready });
+  const entry: Beat = { timer, ready, inFlight: null };
+  beats.set(db, entry);
   // A failed first write is tried again by the next call (the timer keeps beating meanwhile).
   ready.catch(() => {
     clearInterval(timer);
@@ -66,5 +71,7 @@ export async function stopInstanceHeartbeat(db: Db): Promise<void> {
   if (!running) return;
   clearInterval(running.timer);
   beats.delete(db);
+  // A beat still on its way would write the row back after the delete.
+  await Promise.allSettled([running.ready, running.inFlight]);
   await db.delete(instances).where(eq(instances.id, id));
 }
