@@ -62,15 +62,16 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000) {
 const settled = async (id: string) => (await eventRow(id)).status !== "pending";
 
 describe("outbound webhooks", () => {
-  it("delivers a correctly signed succeeded webhook within a second of the payment, on the default worker", async () => {
+  it("delivers a correctly signed succeeded webhook at once: the payment's commit wakes the worker", async () => {
     const hooks = await receiver();
     const biz = await createWebhookBusiness(hooks.url, ["succeeded"]);
     const session = await createSessionRow(biz, { metadata: { cart: "c-1", vip: true } });
-    worker(compressed, "default"); // JOBS_POLL_INTERVAL_MS
-    const started = Date.now();
+    // A poll a minute apart: only the commit's wake-up can deliver within the wait below. (How
+    // fast is measured by `npm run bench`, commit to first attempt, not by a timed test.)
+    worker(compressed, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // its first, idle claim
     const event = await payAndEmit(biz, session);
-    await hooks.waitForRequests(1, 1000);
-    expect(Date.now() - started).toBeLessThan(1000);
+    await hooks.waitForRequests(1, 15_000);
 
     const got = hooks.requests[0]!;
     expect(got.method).toBe("POST");
@@ -110,13 +111,12 @@ describe("outbound webhooks", () => {
     const session = await createSessionRow(biz);
     worker(compressed, 250);
     const { emitWebhookEvent } = await import("./emit-webhook-event");
-    const started = Date.now();
     await testDb().transaction(async (tx) => {
       const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, session.id));
       await emitWebhookEvent(tx, { business: biz.business, session, payment, type: "expired" });
     });
-    await hooks.waitForRequests(1, 1000);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Nothing announced this commit: only a poll can find the row.
+    await hooks.waitForRequests(1, 15_000);
   });
 
   it.each([0, 1, 2, 3])(
