@@ -157,5 +157,5 @@ describe("every route, whatever it is sent", () => {
       }),
       { numRuns },
     );
-  });
+  }, 180_000);
 });
