@@ -52,6 +52,11 @@ const dispatch = createRouter([
   },
   {
     method: "GET",
+    pattern: "/__test/unicode",
+    handler: async () => json(200, { text: "café € 😀" }),
+  },
+  {
+    method: "GET",
     pattern: "/__test/large",
     handler: async () => json(200, { filler: "x".repeat(4000) }),
   },
@@ -154,6 +159,16 @@ describe("API fast path", () => {
     expect(created.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     // Read back both ways: the same answer, byte for byte.
     await expectSameAnswer("GET", `/api/payment/${session.session_id}`, auth());
+  });
+
+  it("writes a json() answer's own text, multi-byte characters counted in bytes; HEAD gets none", async () => {
+    const got = await send("GET", "/api/__test/unicode");
+    expect(got.status).toBe(200);
+    expect(got.body.toString("utf8")).toBe(JSON.stringify({ text: "café € 😀" }));
+    expect(got.headers["content-length"]).toBe(String(Buffer.byteLength(JSON.stringify({ text: "café € 😀" }))));
+    const head = await send("HEAD", "/api/__test/unicode"); // the router's 405, itself a json() answer
+    expect(head.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(head.body.length).toBe(0);
   });
 
   it.each([

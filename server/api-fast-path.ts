@@ -1,7 +1,7 @@
 import type http from "node:http";
 import compression from "next/dist/compiled/compression";
 import { dispatch as apiDispatch } from "@/lib/api/routes";
-import { internalErrorBody } from "@/lib/http/respond";
+import { internalErrorBody, unreadJsonText } from "@/lib/http/respond";
 import { log } from "@/lib/log";
 
 /** The API's path on the origin: app/api/[...path]/route.ts serves the same table under it in Next. */
@@ -167,6 +167,14 @@ async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("set-cookie", cookies);
+  // A JSON answer of lib/http/respond.ts (nearly all of them): its text, without the stream.
+  const text = unreadJsonText(response);
+  if (text !== undefined && req.method !== "HEAD") {
+    const body = Buffer.from(text);
+    res.setHeader("content-length", body.byteLength);
+    res.end(body);
+    return;
+  }
   // A HEAD answer has no body (the router answers it as any other method: see isFastApiRequest).
   if (!response.body || req.method === "HEAD") {
     if (response.body) await response.body.cancel();

@@ -24,11 +24,22 @@ import {
   ValidationError,
 } from "@/lib/errors";
 
+// The text each json() Response was made with, so the server's own writer (server/api-fast-path.ts)
+// sends it as is instead of reading the body's stream back.
+const jsonTexts = new WeakMap<Response, string>();
+
 export function json(status: number, body: unknown, headers?: HeadersInit): Response {
-  const response = new Response(JSON.stringify(body), { status, headers });
+  const text = JSON.stringify(body);
+  const response = new Response(text, { status, headers });
   response.headers.set("content-type", "application/json; charset=utf-8");
   response.headers.set("cache-control", "no-store");
+  jsonTexts.set(response, text);
   return response;
+}
+
+/** The body of a Response json() made, while nobody has read its stream; else undefined. */
+export function unreadJsonText(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : jsonTexts.get(response);
 }
 
 export const internalErrorBody = { error: "Internal server error" } as const;
