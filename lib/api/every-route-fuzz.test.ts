@@ -122,8 +122,10 @@ function pathOf(pattern: string, params: (number | string)[]): string {
       if (!segment.startsWith(":")) return segment;
       const pick = params[i++ % params.length]!;
       const value = typeof pick === "number" ? fixture.ids[pick % fixture.ids.length]! : pick;
-      // An empty segment would reach another route; any other text goes through encoded.
-      return encodeURIComponent(value) || "x";
+      // An empty segment would reach another route, and `.` or `..` another path (URLs resolve
+      // them): those are sent escaped; any other text goes through encoded.
+      if (value === "") return "x";
+      return /^\.{1,2}$/.test(value) ? value.replaceAll(".", "%2E") : encodeURIComponent(value);
     })
     .join("/");
 }

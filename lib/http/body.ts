@@ -1,5 +1,4 @@
-import { BadRequestError, ValidationError } from "@/lib/errors";
-import { unsafeTextField } from "./validation";
+import { BadRequestError } from "@/lib/errors";
 
 const maxBodyBytes = 256 * 1024;
 
@@ -30,7 +29,5 @@ export async function readJsonObject(
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new BadRequestError("invalid_json", "Request body must be a JSON object");
-  const unsafe = unsafeTextField(parsed);
-  if (unsafe) throw new ValidationError(unsafe);
   return parsed as Record<string, unknown>;
 }

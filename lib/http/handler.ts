@@ -3,9 +3,7 @@ import type { Db } from "@/db/client";
 import { authenticateApiKey, type ApiCaller } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
 import { addLogContext, log, withLogContext } from "@/lib/log";
-import { ValidationError } from "@/lib/errors";
 import { errorResponse, internalErrorBody, json } from "./respond";
-import { isSafeText, safeText } from "./validation";
 
 export type Params = Record<string, string>;
 
@@ -39,7 +37,6 @@ export function apiHandler<A extends "secret" | "secret_or_public" | "none">(opt
           ? null
           : await authenticateApiKey(db, request.headers.get("authorization"), options.auth as "secret");
       if (caller) addLogContext({ businessId: caller.business.id });
-      refuseUnsafeQuery(request.url);
       response = await options.handle({ request, params, db, requestId, caller } as Context<
         A extends "none" ? null : ApiCaller
       >);
@@ -53,18 +50,5 @@ export function apiHandler<A extends "secret" | "secret_or_public" | "none">(opt
     }
     response.headers.set("x-request-id", requestId);
     return response;
-  }
-}
-
-/**
- * A query parameter (name or value) the database could not hold is its field's 400 on every
- * endpoint, before any handler reads it (lib/http/validation.ts has the same rule for bodies).
- */
-function refuseUnsafeQuery(url: string): void {
-  const start = url.indexOf("?");
-  if (start < 0) return;
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
-    if (!isSafeText(name)) throw ValidationError.field("query", safeText.error);
-    if (!isSafeText(value)) throw ValidationError.field(name, safeText.error);
   }
 }

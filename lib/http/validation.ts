@@ -18,9 +18,16 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return fields;
 }
 
+/**
+ * The input through `schema`, or the interface's 400. What the schema keeps must also be text the
+ * database can hold (unsafeTextField): a field whose schema forgot that rule is still a 400, never
+ * a 500, while fields the schema drops stay ignored whatever they hold.
+ */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new ValidationError(fieldErrors(result.error));
+  const unsafe = unsafeTextField(result.data);
+  if (unsafe) throw new ValidationError(unsafe);
   return result.data;
 }
 
@@ -35,10 +42,8 @@ export const isSafeText = (value: string) => !unsafeText.test(value);
 export const safeText = { error: "must not contain NUL characters or unpaired surrogates" };
 
 /**
- * The first string (value or key) in a parsed JSON body that the database could not store, as the
- * interface's field map (`{ field: ["path: must not …"] }`); null when every string is safe. The
- * request layer applies it to every body and query, so a field whose schema forgot the rule is
- * still a 400, never a 500.
+ * The first string (value or key) in a parsed input that the database could not store, as the
+ * interface's field map (`{ field: ["path: must not …"] }`); null when every string is safe.
  */
 export function unsafeTextField(value: unknown): Record<string, string[]> | null {
   const found = findUnsafe(value);
