@@ -123,9 +123,8 @@ function pathOf(pattern: string, params: (number | string)[]): string {
       const pick = params[i++ % params.length]!;
       const value = typeof pick === "number" ? fixture.ids[pick % fixture.ids.length]! : pick;
       // An empty segment would reach another route, and `.` or `..` another path (URLs resolve
-      // them): those are sent escaped; any other text goes through encoded.
-      if (value === "") return "x";
-      return /^\.{1,2}$/.test(value) ? value.replaceAll(".", "%2E") : encodeURIComponent(value);
+      // them, `%2E` included): those become "x"; any other text goes through encoded.
+      return value === "" || /^\.{1,2}$/.test(value) ? "x" : encodeURIComponent(value);
     })
     .join("/");
 }
