@@ -40,7 +40,7 @@ function redactedUrl(raw: string | null): string | null {
   }
 }
 
-// The statements of an attempt, prepared (decision 0036): on postgres.js a statement with
+// The statements of an attempt, prepared (decision 0032): on postgres.js a statement with
 // parameters that is not prepared is described first, two round trips, and is never pipelined.
 const p = (name: string) => sql.placeholder(name);
 
