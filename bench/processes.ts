@@ -42,7 +42,9 @@ function start<T>(
   ready: (stdout: string) => T | undefined,
   timeoutMs: number,
 ): Promise<{ child: ChildProcess; value: T }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // KASSA_NODE_OPTIONS: extra flags for the child's node (a CPU profile: --cpu-prof --cpu-prof-dir=…).
+  const extra = process.env.KASSA_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -93,9 +95,9 @@ export type KassaServer = Server & { secretKey: string };
 export async function startKassa(
   root: string,
   name: string,
-  options: { databaseUrl?: string; dataDir: string },
+  options: { databaseUrl?: string; dataDir: string; port?: number },
 ): Promise<KassaServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -144,6 +146,18 @@ export async function startFloor(root: string, databaseUrl: string): Promise<Flo
   );
   const [port, key] = value as [string, string];
   return { name: "floor", origin: `http://127.0.0.1:${port}`, pid: child.pid!, key, stop: stopper(child) };
+}
+
+/** CPU time (user + system) a process used so far, in ms, from /proc/<pid>/stat (undefined off Linux). */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resident set size of a process in MB, from /proc/<pid>/status (undefined off Linux). */

@@ -213,7 +213,7 @@ async function main() {
     else {
       console.log(`  answered at once: ${webhooks.delivered}/${webhooks.paid} delivered at ${webhooks.perSecond.toFixed(0)}/s while payments ran at ${webhooks.payPerSecond.toFixed(0)}/s`);
       console.log(`  commit → first attempt p50 ${webhooks.p50.toFixed(0)} ms, p95 ${webhooks.p95.toFixed(0)} ms (goal ≤ 1000 ms: ${mark(webhooks.p95 <= 1000)})`);
-      console.log(`  backlog of ${webhooks.backlog} drained: ${webhooks.drained} deliveries at ${webhooks.drainPerSecond.toFixed(0)}/s (goal ≥ 500/s: ${mark(webhooks.drainPerSecond >= 500)})`);
+      console.log(`  backlog of ${webhooks.backlog} drained: ${webhooks.drained} deliveries (${webhooks.heldInFlight} of them in flight while held) at ${webhooks.drainPerSecond.toFixed(0)}/s (goal ≥ 500/s: ${mark(webhooks.drainPerSecond >= 500)})${webhooks.drainCpuMsPerDelivery === undefined ? "" : `, Kassa's CPU ${webhooks.drainCpuMsPerDelivery.toFixed(2)} ms per delivery`}`);
     }
     console.log(`Checkout page, first-load JavaScript`);
     if (checkout instanceof Error) console.log(`  failed: ${checkout.message}`);

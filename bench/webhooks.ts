@@ -2,7 +2,7 @@
 // helper, each `succeeded` event timed from its payment's commit to its first arrival.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { KassaServer } from "./processes";
+import { cpuMs, type KassaServer } from "./processes";
 
 export type WebhookFigures = {
   /** Immediate answers: payments and their deliveries side by side. */
@@ -14,8 +14,14 @@ export type WebhookFigures = {
   payPerSecond: number;
   /** A backlog: deliveries held until every payment committed, then drained. */
   backlog: number;
+  /** Backlog deliveries that arrived, the ones in flight while held included. */
   drained: number;
+  /** Of those, arrived while the receiver held its answers (their attempts complete after the release). */
+  heldInFlight: number;
+  /** All of the backlog over the time from the release to its last arrival. */
   drainPerSecond: number;
+  /** Kassa's process CPU time (user + system) from the release until the drain settled, per delivery. */
+  drainCpuMsPerDelivery?: number;
 };
 
 async function api(kassa: KassaServer, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -112,6 +118,18 @@ async function payMany(kassa: KassaServer, prefix: string, count: number, concur
   return { committed, payPerSecond: committed.size / ((performance.now() - started) / 1000) };
 }
 
+/** Waits until the process used under 5% of a core over half a second, or `maxMs` passed. */
+async function settled(pid: number, maxMs: number) {
+  const deadline = Date.now() + maxMs;
+  let before = cpuMs(pid);
+  while (before !== undefined && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuMs(pid);
+    if (now === undefined || now - before < 25) return;
+    before = now;
+  }
+}
+
 async function waitFor(receiver: Receiver, orders: Iterable<string>) {
   const wanted = [...orders];
   const deadline = Date.now() + 60_000;
@@ -119,7 +137,12 @@ async function waitFor(receiver: Receiver, orders: Iterable<string>) {
     await new Promise((r) => setTimeout(r, 50));
 }
 
-export async function webhookCase(kassa: KassaServer, count: number, concurrency: number): Promise<WebhookFigures> {
+export async function webhookCase(
+  kassa: KassaServer,
+  count: number,
+  concurrency: number,
+  options: { backlog?: number } = {},
+): Promise<WebhookFigures> {
   const receiver = await startReceiver();
   try {
     await api(kassa, "POST", "/webhooks/endpoint", { url: receiver.url });
@@ -137,14 +160,24 @@ export async function webhookCase(kassa: KassaServer, count: number, concurrency
 
     // 2. A backlog: the receiver holds its answers (the worker's few attempts in flight wait,
     // the rest stay due in the outbox) until every payment committed, then the outbox drains.
+    // Every delivery of the backlog counts, those already in flight when the receiver held its
+    // answers too: their attempts complete (answered, recorded) only after the release.
     receiver.hold();
-    const backlog = await payMany(kassa, `wh-${run}-backlog`, count, concurrency);
+    const backlog = await payMany(kassa, `wh-${run}-backlog`, options.backlog ?? count, concurrency);
+    // The payments' after-work (the sandbox provider's own events to Kassa, their jobs) runs on
+    // for a while after their answers: the drain starts once it settled (up to 15 s; the attempts
+    // in flight wait meanwhile, under their 60 s timeout), so the drain's CPU is the drain's own.
+    await settled(kassa.pid, 15_000);
+    const cpuAtRelease = cpuMs(kassa.pid);
     const released = performance.now();
     receiver.release();
     await waitFor(receiver, backlog.committed.keys());
+    // The last attempts are recorded after their answers: a moment for that before reading the CPU.
+    await new Promise((r) => setTimeout(r, 200));
+    const cpuAtEnd = cpuMs(kassa.pid);
     const drainedAt = [...backlog.committed.keys()]
       .map((o) => receiver.arrivals.get(o))
-      .filter((a): a is number => a !== undefined && a >= released);
+      .filter((a): a is number => a !== undefined);
 
     return {
       paid: live.committed.size,
@@ -155,7 +188,12 @@ export async function webhookCase(kassa: KassaServer, count: number, concurrency
       payPerSecond: live.payPerSecond,
       backlog: backlog.committed.size,
       drained: drainedAt.length,
+      heldInFlight: drainedAt.filter((a) => a < released).length,
       drainPerSecond: drainedAt.length / ((Math.max(...drainedAt) - released) / 1000),
+      drainCpuMsPerDelivery:
+        cpuAtRelease !== undefined && cpuAtEnd !== undefined && drainedAt.length
+          ? (cpuAtEnd - cpuAtRelease) / drainedAt.length
+          : undefined,
     };
   } finally {
     await receiver.close();

@@ -9,7 +9,12 @@ import type { JobContext } from "@/lib/job-context";
  * advancing the clock moves earlier).
  */
 export type JobOutcome =
-  | { status: "done"; note?: string }
+  /**
+   * `finished`: the handler already marked its row done in its own last write (jobDoneSql, fenced
+   * by the row's lock token, in the same statement as the work it records), so nothing is left to
+   * record: one round trip less per job (the webhook attempt's record, decision 0032).
+   */
+  | { status: "done"; note?: string; finished?: true }
   | { status: "retry"; at: Date; clock?: "real" | "business"; note?: string }
   | { status: "failed"; error: string };
 

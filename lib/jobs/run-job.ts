@@ -41,6 +41,7 @@ async function runClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<
       status: "failed",
       error: `gave up after ${job.attempts} attempts${outcome.note ? `: ${outcome.note}` : ""}`,
     };
+  if (outcome.status === "done" && outcome.finished) return outcome;
   const runAt = await finishJob(db, job, outcome);
   if (outcome.status !== "retry") return outcome;
   return { ...outcome, runAt: runAt ?? outcome.at };
@@ -49,6 +50,14 @@ async function runClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<
 /** The outcome as recorded; a retry carries the real time its row is due again. */
 export type FinishedJob =
   Exclude<JobOutcome, { status: "retry" }> | (Extract<JobOutcome, { status: "retry" }> & { runAt: Date });
+
+/**
+ * What finishJob writes for a row done, as one assignment list: a handler that records its work
+ * in one statement can finish its row there too (`update jobs set ${jobDoneSql} where id = … and
+ * lock_token = …`, then `{ status: "done", finished: true }`).
+ */
+export const jobDoneSql = sql`status = 'done', finished_at = now(), last_error = null,
+  locked_by = null, lock_token = null, locked_until = null, updated_at = now()`;
 
 /** Records the outcome; for a retry, answers the real time the row is due again. */
 async function finishJob(db: Db, job: ClaimedJob, outcome: JobOutcome): Promise<Date | null> {

@@ -4,6 +4,9 @@ import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jobs, payments, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { defaultJobContext } from "@/lib/job-context";
+import { claimJobs } from "@/lib/jobs/claim-jobs";
+import { executeClaimedJob } from "@/lib/jobs/run-job";
 import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { testDb } from "@/test/helpers";
 import type { WebhookDeliveryOptions } from "./delivery-options";
@@ -103,6 +106,35 @@ describe("outbound webhooks", () => {
     expect(got.body.toString()).toBe((await eventRow(event!.id)).body);
     await waitUntil(() => settled(event!.id));
     expect(await eventRow(event!.id)).toMatchObject({ status: "delivered", attemptCount: 1 });
+  });
+
+  it("finishes a delivered attempt's job in its record, only while the job's lock token is still the claimer's", async () => {
+    const hooks = await receiver();
+    const biz = await createWebhookBusiness(hooks.url);
+    const context = defaultJobContext({ webhooks: compressed });
+    const claim = async () => {
+      const [job] = await claimJobs(testDb(), { workerId: "w1", leaseMs: 60_000, limit: 1, kinds: ["deliver_webhook"], businessId: biz.business.id });
+      return job!;
+    };
+    const jobRow = async (id: string) => (await testDb().select().from(jobs).where(eq(jobs.id, id)))[0]!;
+
+    const first = await payAndEmit(biz, await createSessionRow(biz));
+    const job = await claim();
+    expect(job.payload).toEqual({ eventId: first!.id });
+    expect(await executeClaimedJob(testDb(), job, context)).toEqual({ status: "done", note: "delivered", finished: true });
+    expect(await eventRow(first!.id)).toMatchObject({ status: "delivered", attemptCount: 1 });
+    expect(await jobRow(job.id)).toMatchObject({ status: "done", lockToken: null, lockedBy: null, lastError: null });
+    expect((await jobRow(job.id)).finishedAt).not.toBeNull();
+
+    // Its lease ran out and another worker claimed it meanwhile: the attempt is recorded, the job
+    // stays the other worker's.
+    const second = await payAndEmit(biz, await createSessionRow(biz));
+    const stale = await claim();
+    await testDb().update(jobs).set({ lockToken: "someone-else", lockedBy: "w2" }).where(eq(jobs.id, stale.id));
+    expect(await executeClaimedJob(testDb(), stale, context)).toMatchObject({ status: "done", note: "delivered" });
+    expect(await eventRow(second!.id)).toMatchObject({ status: "delivered", attemptCount: 1 });
+    expect(await jobRow(stale.id)).toMatchObject({ status: "running", lockToken: "someone-else", lockedBy: "w2", finishedAt: null });
+    expect(hooks.requests).toHaveLength(2);
   });
 
   it("finds work committed without transactionWithJobs on its next poll", async () => {

@@ -1,27 +1,25 @@
-import { and, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import {
-  businesses,
-  webhookDeliveries,
-  webhookEvents,
-  webhookTokenRotations,
-  type WebhookDelivery,
-  type WebhookEvent,
-} from "@/db/schema";
+import type { Job, WebhookEvent } from "@/db/schema";
+import { rawStatement } from "@/db/statement-per-db";
 import { newId } from "@/lib/ids";
 import type { JobHandler, JobOutcome } from "@/lib/jobs/job-outcome";
+import { jobDoneSql } from "@/lib/jobs/run-job";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
 import { fixedRequestHeaders, sendWebhook, type SendWebhookResult } from "./send-webhook";
 import { signatureHeaders } from "./sign-webhook";
 import { signingTokensOf } from "./webhook-token";
 import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
 
+/** What an attempt needs of its event, as reserved (the counts include this attempt). */
+type ReservedEvent = Pick<WebhookEvent, "id" | "businessId" | "body" | "round" | "attemptsInRound" | "attemptCount">;
+
 type Reserved =
   | { kind: "stop"; reason: string }
   | {
       kind: "attempt";
-      event: WebhookEvent;
-      delivery: WebhookDelivery;
+      event: ReservedEvent;
+      deliveryId: string;
       /** The URL to POST to (the recorded one has any credentials removed). */
       url: string | null;
       /** The headers to send, as recorded on the attempt (null without a URL). */
@@ -42,6 +40,64 @@ function redactedUrl(raw: string | null): string | null {
   }
 }
 
+// The statements of an attempt, prepared (decision 0032): on postgres.js a statement with
+// parameters that is not prepared is described first, two round trips, and is never pipelined.
+const p = (name: string) => sql.placeholder(name);
+
+/** The event (locked), its business's URL and token, and any token rotation: one round trip. */
+const readForAttempt = rawStatement<{
+  id: string;
+  business_id: string;
+  status: string;
+  body: string;
+  round: number;
+  attempts_in_round: number;
+  attempt_count: number;
+  business_found: boolean | null;
+  webhook_url: string | null;
+  webhook_token_enc: string | null;
+  previous_token_enc: string | null;
+  previous_expires_at: string | null;
+}>(
+  "kassa_webhook_attempt_read",
+  sql`select e.id, e.business_id, e.status, e.body, e.round, e.attempts_in_round, e.attempt_count,
+      b.id is not null as business_found, b.webhook_url, b.webhook_token_enc,
+      r.previous_token_enc, r.previous_expires_at
+    from webhook_events e
+    left join businesses b on b.id = e.business_id
+    left join webhook_token_rotations r on r.business_id = e.business_id
+    where e.id = ${p("eventId")}
+    for update of e`,
+);
+
+const closeInFlight = rawStatement(
+  "kassa_webhook_attempt_close_in_flight",
+  sql`update webhook_deliveries
+    set outcome = 'interrupted', finished_at = ${p("now")},
+      error = 'interrupted: the worker stopped before recording the outcome'
+    where event_id = ${p("eventId")} and outcome = 'in_flight'`,
+);
+
+const giveUpEvent = rawStatement(
+  "kassa_webhook_event_give_up",
+  sql`update webhook_events set status = 'failed', next_attempt_at = null where id = ${p("eventId")}`,
+);
+
+const insertAttempt = rawStatement(
+  "kassa_webhook_attempt_insert",
+  sql`insert into webhook_deliveries (id, event_id, business_id, number, round, url, request_headers, started_at)
+    values (${p("id")}, ${p("eventId")}, ${p("businessId")}, ${p("number")}, ${p("round")}, ${p("url")},
+      ${p("headers")}::jsonb, ${p("startedAt")})`,
+);
+
+const countAttempt = rawStatement(
+  "kassa_webhook_event_count_attempt",
+  sql`update webhook_events
+    set attempt_count = ${p("attemptCount")}, attempts_in_round = ${p("attemptsInRound")},
+      last_attempt_at = ${p("now")}, next_attempt_at = null
+    where id = ${p("eventId")}`,
+);
+
 /**
  * Reserves the next attempt of an event: with the event row locked, numbers the attempt and
  * writes it (in flight) before anything is sent. (event_id, number) is unique, so two workers can
@@ -55,96 +111,108 @@ function redactedUrl(raw: string | null): string | null {
  */
 export async function reserveAttempt(db: Db, eventId: string, maxAttempts: number): Promise<Reserved> {
   return db.transaction(async (tx): Promise<Reserved> => {
-    // The event (locked), its business's URL and token, and any token rotation: one round trip.
-    const [row] = await tx
-      .select({
-        event: webhookEvents,
-        business: { webhookUrl: businesses.webhookUrl, webhookTokenEnc: businesses.webhookTokenEnc },
-        rotation: {
-          previousTokenEnc: webhookTokenRotations.previousTokenEnc,
-          previousExpiresAt: webhookTokenRotations.previousExpiresAt,
-        },
-      })
-      .from(webhookEvents)
-      .leftJoin(businesses, eq(businesses.id, webhookEvents.businessId))
-      .leftJoin(webhookTokenRotations, eq(webhookTokenRotations.businessId, webhookEvents.businessId))
-      .where(eq(webhookEvents.id, eventId))
-      .for("update", { of: webhookEvents });
+    const [row] = await readForAttempt(tx, { eventId });
     if (!row) return { kind: "stop", reason: "event not found" };
-    const { event, business, rotation } = row;
-    if (event.status !== "pending") return { kind: "stop", reason: `event already ${event.status}` };
+    if (row.status !== "pending") return { kind: "stop", reason: `event already ${row.status}` };
     const startedAt = new Date();
     const now = startedAt.toISOString();
     // Attempts are written with the count's increment: an event without any has none in flight.
-    if (event.attemptCount > 0)
-      await tx
-        .update(webhookDeliveries)
-        .set({
-          outcome: "interrupted",
-          finishedAt: now,
-          error: "interrupted: the worker stopped before recording the outcome",
-        })
-        .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.outcome, "in_flight")));
-    if (event.attemptsInRound >= maxAttempts) {
-      await tx
-        .update(webhookEvents)
-        .set({ status: "failed", nextAttemptAt: null })
-        .where(eq(webhookEvents.id, event.id));
+    if (row.attempt_count > 0) await closeInFlight(tx, { eventId, now });
+    if (row.attempts_in_round >= maxAttempts) {
+      await giveUpEvent(tx, { eventId });
       return { kind: "stop", reason: "attempts exhausted" };
     }
-    if (!business) return { kind: "stop", reason: "business not found" };
-    const headers = business.webhookUrl
+    if (!row.business_found) return { kind: "stop", reason: "business not found" };
+    const url = row.webhook_url;
+    const rotation =
+      row.previous_token_enc !== null && row.previous_expires_at !== null
+        ? { previousTokenEnc: row.previous_token_enc, previousExpiresAt: row.previous_expires_at }
+        : null;
+    const headers = url
       ? {
-          ...signatureHeaders(
-            signingTokensOf(business.webhookTokenEnc, rotation, startedAt),
-            event.id,
-            event.body,
-            startedAt,
-          ),
-          ...fixedRequestHeaders(event.body),
+          ...signatureHeaders(signingTokensOf(row.webhook_token_enc!, rotation, startedAt), eventId, row.body, startedAt),
+          ...fixedRequestHeaders(row.body),
         }
       : null;
-    // Both writes go out together (pipelined on PostgreSQL): the row lock makes them safe.
-    const [[delivery], [updated]] = await Promise.all([
-      tx
-        .insert(webhookDeliveries)
-        .values({
-          id: newId("delivery"),
-          eventId: event.id,
-          businessId: event.businessId,
-          number: event.attemptCount + 1,
-          round: event.round,
-          url: redactedUrl(business.webhookUrl),
-          requestHeaders: headers,
-          startedAt: now,
-        })
-        .returning(),
-      tx
-        .update(webhookEvents)
-        .set({
-          attemptCount: event.attemptCount + 1,
-          attemptsInRound: event.attemptsInRound + 1,
-          lastAttemptAt: now,
-          nextAttemptAt: null,
-        })
-        .where(eq(webhookEvents.id, event.id))
-        .returning(),
-    ]);
-    return {
-      kind: "attempt",
-      event: updated!,
-      delivery: delivery!,
-      url: business.webhookUrl,
-      headers,
+    const event: ReservedEvent = {
+      id: row.id,
+      businessId: row.business_id,
+      body: row.body,
+      round: row.round,
+      attemptCount: row.attempt_count + 1,
+      attemptsInRound: row.attempts_in_round + 1,
     };
+    const deliveryId = newId("delivery");
+    // Both writes go out together (pipelined on PostgreSQL): the row lock makes them safe.
+    await Promise.all([
+      insertAttempt(tx, {
+        id: deliveryId,
+        eventId,
+        businessId: event.businessId,
+        number: event.attemptCount,
+        round: event.round,
+        url: redactedUrl(url),
+        headers: headers && JSON.stringify(headers),
+        startedAt: now,
+      }),
+      countAttempt(tx, {
+        eventId,
+        attemptCount: event.attemptCount,
+        attemptsInRound: event.attemptsInRound,
+        now,
+      }),
+    ]);
+    return { kind: "attempt", event, deliveryId, url, headers };
   });
 }
 
-/** Records an attempt's result and decides what follows: done, next attempt, or given up. */
+// Recording an attempt. An attempt's result is written only over its own in-flight row, and the
+// event's only while it is still pending in the attempt's round (a resend starts a new one).
+const deliveryResult = sql`update webhook_deliveries
+    set finished_at = ${p("finishedAt")}, duration_ms = ${p("durationMs")}, status_code = ${p("statusCode")},
+      response_body = ${p("responseBody")}, error = ${p("error")}, outcome = ${p("outcome")}
+    where id = ${p("deliveryId")} and outcome = 'in_flight'`;
+
+/**
+ * The last attempt of a round (delivered, 410, failed for good): its result, the event's end and
+ * the job's finish (fenced by the job's lock token) in one statement, so one round trip and atomic.
+ */
+const recordFinalAttempt = rawStatement(
+  "kassa_webhook_attempt_record_final",
+  sql`with delivery as (${deliveryResult}),
+    event as (
+      update webhook_events
+      set status = ${p("status")}, delivered_at = coalesce(${p("deliveredAt")}::timestamptz, delivered_at),
+        next_attempt_at = null, last_error = ${p("lastError")}
+      where id = ${p("eventId")} and status = 'pending' and round = ${p("round")}),
+    job as (update jobs set ${jobDoneSql} where id = ${p("jobId")} and lock_token = ${p("lockToken")})
+    select 1 as recorded`,
+);
+
+// A bigint: read as float8 so both drivers answer a number (postgres.js answers bigints as strings).
+const readClock = rawStatement<{ clock_offset_ms: number }>(
+  "kassa_webhook_business_clock",
+  sql`select clock_offset_ms::float8 as clock_offset_ms from businesses where id = ${p("businessId")}`,
+);
+
+/** An attempt with a next one to come: its result and the event's next attempt time. */
+const recordAttemptToRetry = rawStatement(
+  "kassa_webhook_attempt_record_retry",
+  sql`with delivery as (${deliveryResult})
+    update webhook_events set next_attempt_at = ${p("nextAttemptAt")}, last_error = ${p("error")}
+    where id = ${p("eventId")} and status = 'pending' and round = ${p("round")}`,
+);
+
+/**
+ * Records an attempt's result and decides what follows: done, next attempt, or given up. The
+ * last attempt also finishes its job (`finished`); a retry leaves the job to the runner, which
+ * makes it due again on the business's clock.
+ */
 async function recordAttempt(
   db: Db,
-  event: WebhookEvent,
-  delivery: WebhookDelivery,
+  job: Pick<Job, "id" | "lockToken">,
+  event: ReservedEvent,
+  deliveryId: string,
   result: SendWebhookResult,
   options: WebhookDeliveryOptions,
 ): Promise<JobOutcome> {
@@ -156,59 +224,38 @@ async function recordAttempt(
     result.ok || gone || exhausted
       ? null
       : nextAttemptDelay(options.scheduleMs, event.attemptsInRound, result.retryAfterMs);
+  const delivery = {
+    deliveryId,
+    finishedAt: finishedAt.toISOString(),
+    durationMs: result.durationMs,
+    statusCode: result.statusCode,
+    responseBody: result.responseBody,
+    error,
+    outcome: result.ok ? "succeeded" : "failed",
+    eventId: event.id,
+    round: event.round,
+  };
+  if (delayMs === null) {
+    await recordFinalAttempt(db, {
+      ...delivery,
+      status: result.ok ? "delivered" : "failed",
+      deliveredAt: result.ok ? finishedAt.toISOString() : null,
+      lastError: result.ok ? null : gone ? "410 Gone: no further attempts" : error,
+      jobId: job.id,
+      lockToken: job.lockToken,
+    });
+    const note = result.ok ? "delivered" : `failed: ${error}`;
+    // Without a lock token (a row not claimed) nothing was finished: the runner records it.
+    return job.lockToken ? { status: "done", note, finished: true } : { status: "done", note };
+  }
+  // The next attempt is due on the business's clock (a sandbox clock's advance hurries it).
   const next = await db.transaction(async (tx) => {
-    // The next attempt is due on the business's clock (a sandbox clock's advance hurries it).
-    let next: Date | null = null;
-    if (delayMs !== null) {
-      const [clock] = await tx
-        .select({ clockOffsetMs: businesses.clockOffsetMs })
-        .from(businesses)
-        .where(eq(businesses.id, event.businessId));
-      next = new Date(finishedAt.getTime() + (clock?.clockOffsetMs ?? 0) + delayMs);
-    }
-    // Both writes go out together (pipelined on PostgreSQL), in one transaction.
-    await Promise.all([
-      tx
-        .update(webhookDeliveries)
-        .set({
-          finishedAt: finishedAt.toISOString(),
-          durationMs: result.durationMs,
-          statusCode: result.statusCode,
-          responseBody: result.responseBody,
-          error,
-          outcome: result.ok ? "succeeded" : "failed",
-        })
-        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.outcome, "in_flight"))),
-      tx
-        .update(webhookEvents)
-        .set(
-          result.ok
-            ? {
-                status: "delivered",
-                deliveredAt: finishedAt.toISOString(),
-                nextAttemptAt: null,
-                lastError: null,
-              }
-            : next
-              ? { nextAttemptAt: next.toISOString(), lastError: error }
-              : {
-                  status: "failed",
-                  nextAttemptAt: null,
-                  lastError: gone ? "410 Gone: no further attempts" : error,
-                },
-        )
-        .where(
-          and(
-            eq(webhookEvents.id, event.id),
-            eq(webhookEvents.status, "pending"),
-            eq(webhookEvents.round, event.round),
-          ),
-        ),
-    ]);
+    const [clock] = await readClock(tx, { businessId: event.businessId });
+    const next = new Date(finishedAt.getTime() + (clock?.clock_offset_ms ?? 0) + delayMs);
+    await recordAttemptToRetry(tx, { ...delivery, nextAttemptAt: next.toISOString() });
     return next;
   });
-  if (next) return { status: "retry", at: next, clock: "business", note: error ?? undefined };
-  return { status: "done", note: result.ok ? "delivered" : `failed: ${error}` };
+  return { status: "retry", at: next, clock: "business", note: error ?? undefined };
 }
 
 /**
@@ -220,7 +267,7 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
   const options = ctx.webhooks;
   const reserved = await reserveAttempt(db, String(job.payload.eventId ?? ""), options.scheduleMs.length);
   if (reserved.kind === "stop") return { status: "done", note: reserved.reason };
-  const { event, delivery, url, headers } = reserved;
+  const { event, deliveryId, url, headers } = reserved;
   const result: SendWebhookResult =
     url && headers
       ? await sendWebhook({
@@ -242,5 +289,5 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
           refused: true,
         };
   observeWebhookDelivery(result);
-  return recordAttempt(db, event, delivery, result, options);
+  return recordAttempt(db, job, event, deliveryId, result, options);
 };
