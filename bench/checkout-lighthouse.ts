@@ -15,6 +15,10 @@ export type CheckoutLighthouse = {
   scriptBytes: number;
   /** What Lighthouse found as the largest contentful paint's element (its snippet). */
   lcpElement: string | null;
+  /** Lighthouse's long tasks (simulated durations, ms) with the script it attributes each to. */
+  longTasks: { url: string; startMs: number; durationMs: number }[];
+  /** Main-thread time by kind of work (script evaluation, parsing HTML, style, …), simulated ms. */
+  mainThread: { group: string; ms: number }[];
 };
 
 export type Skipped = { skipped: string };
@@ -28,7 +32,8 @@ const chromiumFlags = [
   "--disable-gpu",
 ];
 
-export async function checkoutLighthouse(url: string): Promise<CheckoutLighthouse | Skipped> {
+/** `saveReport`: a path to write Lighthouse's whole JSON report to (its diagnostics). */
+export async function checkoutLighthouse(url: string, saveReport?: string): Promise<CheckoutLighthouse | Skipped> {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath} (set CHROMIUM_PATH)` };
   const chrome = await launch({ chromePath, chromeFlags: chromiumFlags, logLevel: "silent" });
@@ -36,6 +41,7 @@ export async function checkoutLighthouse(url: string): Promise<CheckoutLighthous
     const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
     if (!result) throw new Error("Lighthouse returned no result");
     const { lhr } = result;
+    if (saveReport) fs.writeFileSync(saveReport, JSON.stringify(lhr));
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => {
       const value = lhr.audits[id]?.numericValue;
@@ -52,10 +58,23 @@ export async function checkoutLighthouse(url: string): Promise<CheckoutLighthous
       cls: audit("cumulative-layout-shift"),
       scriptBytes: items.find((i) => i.resourceType === "script")?.transferSize ?? 0,
       lcpElement: lcpSnippet(lcpDetails),
+      longTasks: detailItems<{ url?: string; startTime?: number; duration?: number }>(lhr.audits["long-tasks"]?.details).map((t) => ({
+        url: t.url ?? "",
+        startMs: t.startTime ?? 0,
+        durationMs: t.duration ?? 0,
+      })),
+      mainThread: detailItems<{ group?: string; groupLabel?: string; duration?: number }>(lhr.audits["mainthread-work-breakdown"]?.details).map((g) => ({
+        group: g.groupLabel ?? g.group ?? "",
+        ms: g.duration ?? 0,
+      })),
     };
   } finally {
     chrome.kill();
   }
+}
+
+function detailItems<T>(details: unknown): T[] {
+  return details && typeof details === "object" && "items" in details && Array.isArray(details.items) ? (details.items as T[]) : [];
 }
 
 /** The LCP element's HTML snippet from the audit's details (a list of tables; the first names the node). */

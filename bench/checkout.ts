@@ -1,0 +1,85 @@
+// npm run bench:checkout: only the checkout page's cases of `npm run bench`, with several Lighthouse
+// runs (Lighthouse's CPU figures move with the machine's load, one run says little). Starts Kassa's
+// production server on a fresh embedded PGlite, makes one sandbox session (one item, `en`) and
+// prints its first-load JavaScript, then each Lighthouse mobile run, the medians, and the long
+// tasks and main-thread work of the run with the median TBT.
+//   BENCH_LIGHTHOUSE_RUNS (5); BENCH_PORT: the server's port (else a free one);
+//   BENCH_REPORTS: a directory to write each run's whole Lighthouse report to (JSON).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfNeeded } from "@/server/build";
+import { checkoutJavaScript } from "./checkout-js";
+import { checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
+import { median } from "./load";
+import { killAll, startKassa } from "./processes";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
+const reports = process.env.BENCH_REPORTS;
+
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+
+async function main() {
+  console.log(`Checkout page, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${load()}`);
+  buildIfNeeded(root);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-checkout-"));
+  if (reports) fs.mkdirSync(reports, { recursive: true });
+  const kassa = await startKassa(root, "Kassa (PGlite)", { dataDir: path.join(scratch, "pglite"), port });
+  try {
+    const created = await fetch(`${kassa.origin}/api/session`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${kassa.secretKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        amount: 2500,
+        currency: "USD",
+        customer: "cus_bench",
+        order_id: `bench-checkout-${Date.now()}`,
+        items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+      }),
+    });
+    if (created.status !== 201) throw new Error(`POST /session answered ${created.status}: ${await created.text()}`);
+    const { session_id: sessionId } = (await created.json()) as { session_id: string };
+    const url = `${kassa.origin}/checkout/${sessionId}`;
+    // Next renders the route once before the runs: none of them measures a cold server.
+    await (await fetch(url)).text();
+
+    const js = await checkoutJavaScript(kassa, sessionId);
+    console.log(`first-load JavaScript: ${js.scripts} scripts, ${(js.rawBytes / 1000).toFixed(0)} kB raw, ${(js.gzipBytes / 1000).toFixed(1)} kB gzip (goal ≤ 175 kB); not counted: ${js.noModule.scripts} nomodule script, ${(js.noModule.gzipBytes / 1000).toFixed(1)} kB gzip`);
+
+    const results: CheckoutLighthouse[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const before = load();
+      const result = await checkoutLighthouse(url, reports ? path.join(reports, `lighthouse-${run}.json`) : undefined);
+      if ("skipped" in result) {
+        console.log(`Lighthouse skipped: ${result.skipped}`);
+        return;
+      }
+      results.push(result);
+      console.log(
+        `run ${run}: performance ${result.score.toFixed(2)}, LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB (load average before ${before})`,
+      );
+    }
+    const tbt = median(results.map((r) => r.tbtMs));
+    const lcp = median(results.map((r) => r.lcpMs));
+    console.log(`median of ${runs}: LCP ${(lcp / 1000).toFixed(2)} s (goal ≤ 1.5 s), TBT ${tbt.toFixed(0)} ms (goal ≤ 150 ms), CLS max ${Math.max(...results.map((r) => r.cls)).toFixed(3)} (goal 0)`);
+    const typical = results.find((r) => r.tbtMs === tbt) ?? results[0]!;
+    console.log(`LCP element: ${typical.lcpElement ?? "?"}`);
+    console.log(`long tasks of the median run (simulated ms):`);
+    for (const t of typical.longTasks) console.log(`  ${t.durationMs.toFixed(0).padStart(5)} at ${t.startMs.toFixed(0).padStart(5)}  ${t.url.replace(kassa.origin, "")}`);
+    console.log(`main-thread work of the median run (simulated ms):`);
+    for (const g of typical.mainThread) console.log(`  ${g.ms.toFixed(0).padStart(5)}  ${g.group}`);
+    console.log(`load average at the end ${load()}`);
+  } finally {
+    await kassa.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:checkout failed: ${error instanceof Error ? error.message : String(error)}`);
+  killAll();
+  process.exit(1);
+});
