@@ -20,8 +20,10 @@ export function recurringPrice(
   locale: Locale,
   messages: Messages,
 ): string {
-  return interpolate(messages.manage.pricePerInterval, {
-    amount: formatAmount(cents, currency, locale),
-    interval: intervalWords(plan, messages),
-  });
+  return recurringPriceText(formatAmount(cents, currency, locale), plan, messages);
+}
+
+/** recurringPrice with the amount already written ("$25.00"): the checkout page's amounts come formatted by the server. */
+export function recurringPriceText(amount: string, plan: RecurringPlan, messages: Messages): string {
+  return interpolate(messages.manage.pricePerInterval, { amount, interval: intervalWords(plan, messages) });
 }

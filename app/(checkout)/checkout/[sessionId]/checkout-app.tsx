@@ -2,11 +2,12 @@
 
 import dynamic from "next/dynamic";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { amountText, type AmountTexts } from "@/lib/checkout/amount-texts";
 import { canPay, type CheckoutState } from "@/lib/checkout/checkout-state";
 import type { CheckoutPageData, CheckoutStatus } from "@/lib/checkout/get-checkout";
 import { submitPayment } from "@/lib/checkout/pay-client";
-import { intervalWords, recurringPrice } from "@/lib/checkout/recurring-price";
-import { formatAmount, interpolate } from "@/lib/i18n/format";
+import { intervalWords, recurringPriceText } from "@/lib/checkout/recurring-price";
+import { interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
 import { PaymentForm } from "./payment-form";
@@ -14,7 +15,14 @@ import { useCheckoutStatus } from "./use-checkout-status";
 
 export type CountryOption = { code: string; name: string };
 
-type Props = { data: CheckoutPageData; locale: Locale; messages: Messages; countries: CountryOption[] };
+type Props = {
+  data: CheckoutPageData;
+  /** The amounts the page shows, formatted by the server (no Intl.NumberFormat while hydrating). */
+  amounts: AmountTexts;
+  locale: Locale;
+  messages: Messages;
+  countries: CountryOption[];
+};
 
 // Only live businesses' pages load this chunk (and, through it, Stripe.js).
 const LiveStripeProvider = dynamic(() => import("./live-stripe"), { ssr: false });
@@ -24,7 +32,7 @@ const LiveStripeProvider = dynamic(() => import("./live-stripe"), { ssr: false }
  * and the session's state), the payment form and the result. Server-rendered like the rest, then
  * hydrated; what only paying needs (validation, card brand rules, Stripe.js) loads on demand.
  */
-export function CheckoutApp({ data, locale, messages, countries }: Props) {
+export function CheckoutApp({ data, amounts, locale, messages, countries }: Props) {
   const { status, setStatus, refetch } = useCheckoutStatus(data.sessionId, {
     session_id: data.sessionId,
     state: data.state,
@@ -46,7 +54,7 @@ export function CheckoutApp({ data, locale, messages, countries }: Props) {
   const [methodId, setMethodId] = useState(formMethods[0]?.id ?? data.methods[0]?.id ?? "");
   const method = data.methods.find((m) => m.id === methodId) ?? data.methods[0];
 
-  const money = (cents: number) => formatAmount(cents, data.currency, locale);
+  const money = (cents: number) => amountText(amounts, cents, data.currency, locale);
   const total = canPay(status.state) ? (method?.total ?? data.amount) : status.amount;
   const fee = canPay(status.state) ? (method?.customerFee ?? 0) : status.amount - data.amount;
   // A recurring plan renews at the chosen method's price (the paid one's, once paid), without
@@ -56,7 +64,7 @@ export function CheckoutApp({ data, locale, messages, countries }: Props) {
     ? method
     : (data.methods.find((m) => m.provider === "stripe" && m.method === status.payment_method) ?? method);
   const renewal = renewalMethod?.renewalAmount ?? data.amount;
-  const planPrice = plan ? recurringPrice(renewal, data.currency, plan, locale, messages) : null;
+  const planPrice = plan ? recurringPriceText(money(renewal), plan, messages) : null;
 
   const onStatus = setStatus;
   const onNotPayable = async () => {
@@ -77,7 +85,7 @@ export function CheckoutApp({ data, locale, messages, countries }: Props) {
   const form = (
     <PaymentForm
       data={data}
-      locale={locale}
+      money={money}
       messages={messages}
       countries={countries}
       methodId={methodId}

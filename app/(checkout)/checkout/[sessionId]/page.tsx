@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { checkoutAmountTexts } from "@/lib/checkout/amount-texts";
 import { countryCodes } from "@/lib/checkout/countries";
 import { getCheckoutPage } from "@/lib/checkout/get-checkout";
 import { getDb } from "@/lib/db";
@@ -35,7 +36,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ sessi
           <strong>{messages.testMode.banner}</strong> <span>{messages.testMode.detail}</span>
         </p>
       ) : null}
-      <CheckoutApp data={data} locale={locale} messages={messages} countries={countries} />
+      <CheckoutApp data={data} amounts={checkoutAmountTexts(data, locale)} locale={locale} messages={messages} countries={countries} />
     </main>
   );
 }

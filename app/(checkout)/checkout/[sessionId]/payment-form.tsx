@@ -9,15 +9,15 @@ import type { CheckoutMethod, CheckoutPageData, CheckoutStatus } from "@/lib/che
 import { submitPayment } from "@/lib/checkout/pay-client";
 import { failureMessage } from "@/lib/checkout/failure-message";
 import type { PayRequest } from "@/lib/checkout/pay-request";
-import { formatAmount, interpolate } from "@/lib/i18n/format";
-import type { Locale } from "@/lib/i18n/locales";
+import { interpolate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import type { CountryOption } from "./checkout-app";
 import { LiveStripeContext, type CustomerDetails, type WalletKind } from "./live-stripe-context";
 
 type Props = {
   data: CheckoutPageData;
-  locale: Locale;
+  /** Cents as the page writes them (the server's texts: see lib/checkout/amount-texts.ts). */
+  money: (cents: number) => string;
   messages: Messages;
   countries: CountryOption[];
   methodId: string;
@@ -33,7 +33,7 @@ type Busy = null | { text: string };
 const isWallet = (m: CheckoutMethod) => m.provider === "stripe" && (m.method === "apple_pay" || m.method === "google_pay");
 const isCard = (m: CheckoutMethod | undefined) => m?.provider === "stripe" && m.method === "credit";
 
-export function PaymentForm({ data, locale, messages, countries, methodId, onMethodChange, lastFailure, onStatus, onNotPayable }: Props) {
+export function PaymentForm({ data, money, messages, countries, methodId, onMethodChange, lastFailure, onStatus, onNotPayable }: Props) {
   const live = useContext(LiveStripeContext);
   // Until React has hydrated, a click would submit the form natively (typed card data in a URL).
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
@@ -90,7 +90,6 @@ export function PaymentForm({ data, locale, messages, countries, methodId, onMet
   }, [currentId, methodId, onMethodChange, setValue]);
   const sandboxCard = sandbox && isCard(current);
 
-  const money = (cents: number) => formatAmount(cents, data.currency, locale);
   const methodName = (m: CheckoutMethod) => messages.methods[m.method as keyof Messages["methods"]] ?? m.name;
 
   function showAlert(text: string) {
