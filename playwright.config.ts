@@ -16,7 +16,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  timeout: 30_000,
+  // Generous bounds: on a 2-core CI machine two browsers, the server and its database share the
+  // cores, and an accessibility scan (axe) alone can take 15 s on the phone project. These bound
+  // hangs, not speed (`npm run bench` measures that).
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? "list" : [["list"]],
   use: {
     baseURL: `http://localhost:${port}`,
