@@ -7,15 +7,16 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   for (const issue of error.issues) {
     const [head, ...rest] = issue.path;
     const field = head === undefined ? "body" : String(head);
-    const where = rest.length
-      ? `${rest
-          .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-          .join("")
-          .replace(/^\./, "")}: `
-      : "";
-    (fields[field] ??= []).push(`${where}${issue.message}`);
+    (fields[field] ??= []).push(`${pathPrefix(rest)}${issue.message}`);
   }
   return fields;
+}
+
+/** A field's inner path as a message prefix: `items[0].name: `; empty at the top. */
+function pathPrefix(path: readonly PropertyKey[]): string {
+  if (!path.length) return "";
+  const joined = path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  return `${joined.replace(/^\./, "")}: `;
 }
 
 /**
@@ -51,13 +52,7 @@ export function unsafeTextField(value: unknown): Record<string, string[]> | null
   const [head, ...all] = found;
   // A path deeper than a person reads is cut short.
   const rest = all.length > 8 ? [...all.slice(0, 8), "…"] : all;
-  const where = rest.length
-    ? `${rest
-        .map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`))
-        .join("")
-        .replace(/^\./, "")}: `
-    : "";
-  return { [head === undefined ? "body" : String(head)]: [`${where}${safeText.error}`] };
+  return { [head === undefined ? "body" : String(head)]: [`${pathPrefix(rest)}${safeText.error}`] };
 }
 
 /** Where the first unsafe string is; iterative, so a body nested however deep cannot overflow the stack. */
