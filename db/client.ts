@@ -47,7 +47,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       close: () => client.end({ timeout: 5 }),
     };
   }
-  const pglite = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  // One options object: PGlite ignores `loadDataDir` when the first argument is an undefined dataDir.
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
   await pglite.waitReady;
   await pglite.exec("SET TIME ZONE 'UTC'");
   // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`

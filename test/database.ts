@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import postgres from "postgres";
 import { openDatabase, type DatabaseHandle } from "@/db/client";
 import { prepareDatabase } from "@/lib/prepare-database";
@@ -13,12 +14,16 @@ export function withDatabase(url: string, database: string): string {
 export const templateName = (runId: string) => `kassa_test_template_${runId}`;
 
 /**
- * A fresh database for one test file: an in-memory PGlite, or (with DATABASE_URL) a new Postgres
+ * A fresh database for one test file: an in-memory PGlite loaded from the migrated snapshot the
+ * global set-up dumped (or migrated here, without one), or (with DATABASE_URL) a new Postgres
  * database cloned from the template the global set-up migrated. Each file owns its data.
  */
-export async function createTestDatabase(runId: string): Promise<DatabaseHandle & { url?: string }> {
+export async function createTestDatabase(runId: string, pgliteSnapshot?: string): Promise<DatabaseHandle & { url?: string }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
+    if (pgliteSnapshot) {
+      return openDatabase({ kind: "pglite", loadDataDir: new Blob([fs.readFileSync(pgliteSnapshot)]) });
+    }
     const handle = await openDatabase({ kind: "pglite" });
     await prepareDatabase(handle);
     return handle;

@@ -19,7 +19,7 @@ registerAllJobHandlers();
 // that testDb() can answer synchronously; code under test opens it on its first getDb().
 let opened: Promise<DatabaseHandle> | undefined;
 const open = () =>
-  (opened ??= createTestDatabase(inject("runId")).then((handle) => {
+  (opened ??= createTestDatabase(inject("runId"), inject("pgliteSnapshot")).then((handle) => {
     setTestHandle(handle);
     return handle;
   }));
