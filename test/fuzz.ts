@@ -29,3 +29,12 @@ export function anyValueWith(...extra: unknown[]): fc.Arbitrary<unknown> {
   const tricky = fc.constantFrom<unknown>(...edgeValues, ...extra);
   return fc.oneof(fc.jsonValue({ maxDepth: 3 }), anyString, tricky, fc.integer(), fc.double());
 }
+
+/**
+ * How many cases a property test runs: in full on PGlite (what `npm test` runs), a quarter on the
+ * PostgreSQL pass (DATABASE_URL), which checks the same properties against the other database
+ * without paying for them twice at full strength (CI time, docs/decisions/0041).
+ */
+export function fuzzRuns(full: number): number {
+  return process.env.DATABASE_URL ? Math.max(10, Math.ceil(full / 4)) : full;
+}

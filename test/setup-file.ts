@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { installDatabaseOpener, uninstallDatabase } from "@/lib/db";
@@ -32,7 +33,11 @@ beforeAll(async ({}, suite) => {
   if (usesTestHelpers.test(fs.readFileSync(suite.file.filepath, "utf8"))) await open();
 });
 
-afterAll(async () => {
+afterAll(async ({}, suite) => {
+  // CI's PGlite pass lists the files that opened a database; its PostgreSQL pass runs those (and
+  // the files that start processes of their own), as the others cannot meet the database.
+  const log = process.env.KASSA_TEST_DATABASE_FILES;
+  if (log && opened) fs.appendFileSync(log, `${path.relative(process.cwd(), suite.file.filepath)}\n`);
   uninstallDatabase();
   setTestHandle(null);
   if (opened) await (await opened).close();

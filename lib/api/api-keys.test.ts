@@ -5,6 +5,7 @@ import { apiKeys } from "@/db/schema";
 import { maxUsableApiKeys } from "@/lib/auth/issue-api-key";
 import { randomToken } from "@/lib/ids";
 import { expectFieldErrors, isErrorMessage, isFieldMap, stableHeaders } from "@/test/api-assertions";
+import { fuzzRuns } from "@/test/fuzz";
 import { api, createTestBusiness, testDb, type ApiResult } from "@/test/helpers";
 
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
@@ -477,7 +478,7 @@ describe("no input gives a 500", () => {
           if (res.status === 400) expect(isFieldMap(res.body) || isErrorMessage(res.body)).toBe(true);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: fuzzRuns(60) },
     );
     expect((await api("GET", "/balance", { key: biz.secretKey })).status).toBe(200);
   });

@@ -5,7 +5,7 @@ import { payoutBusiness, payoutUser } from "@/lib/payouts/payout-test-helpers";
 import { isErrorMessage, isFieldMap } from "@/test/api-assertions";
 import { api, sessionBody, type ApiResult } from "@/test/helpers";
 import { routes } from "./routes";
-import { anyString, anyValueWith } from "@/test/fuzz";
+import { anyString, anyValueWith, fuzzRuns } from "@/test/fuzz";
 
 // A property test over the whole route table: any method's route, its path ids real or random,
 // random query parameters and random bodies (JSON objects made of the API's own field names with
@@ -15,7 +15,7 @@ import { anyString, anyValueWith } from "@/test/fuzz";
 // catches the endpoint nobody wrote a fuzz for.
 verifyLedgerAfterEach();
 
-const numRuns = 400;
+const numRuns = fuzzRuns(400);
 
 type Fixture = { secretKey: string; publicKey: string; hash: string; ids: string[] };
 let fixture: Fixture;

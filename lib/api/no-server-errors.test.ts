@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { isErrorMessage, isFieldMap } from "@/test/api-assertions";
 import { api, createTestBusiness, type ApiResult } from "@/test/helpers";
-import { anyString, anyValueWith } from "@/test/fuzz";
+import { anyString, anyValueWith, fuzzRuns } from "@/test/fuzz";
 
 // Property tests: whatever arrives, the answer is a contract answer, never a 500.
-const numRuns = 200;
+const numRuns = fuzzRuns(200);
 
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;
 let biz: Biz;

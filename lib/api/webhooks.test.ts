@@ -26,6 +26,7 @@ import {
 } from "@/lib/webhooks/testing/loopback-receiver";
 import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { expectFieldErrors, isErrorMessage, isFieldMap } from "@/test/api-assertions";
+import { fuzzRuns } from "@/test/fuzz";
 import { api, createTestBusiness, testDb } from "@/test/helpers";
 
 // The webhook operations API, through the router, against real deliveries to a loopback receiver.
@@ -883,7 +884,7 @@ describe("webhook operations API: no input gives a 500", () => {
           });
         return isContractAnswer(res);
       }),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
     await fc.assert(
       fc.asyncProperty(
@@ -896,7 +897,7 @@ describe("webhook operations API: no input gives a 500", () => {
           return isContractAnswer(await listEvents(biz, qs));
         },
       ),
-      { numRuns: 150 },
+      { numRuns: fuzzRuns(150) },
     );
   });
 });

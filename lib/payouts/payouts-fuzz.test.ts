@@ -4,13 +4,13 @@ import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { isErrorMessage, isFieldMap } from "@/test/api-assertions";
 import { api, type ApiResult } from "@/test/helpers";
 import { payoutBusiness, payoutUser } from "./payout-test-helpers";
-import { anyString, anyValueWith } from "@/test/fuzz";
+import { anyString, anyValueWith, fuzzRuns } from "@/test/fuzz";
 
 // Property tests: whatever arrives at a payout endpoint, the answer is a contract answer, never a
 // 5xx, and the ledger stays consistent.
 verifyLedgerAfterEach();
 
-const numRuns = 150;
+const numRuns = fuzzRuns(150);
 let biz: Awaited<ReturnType<typeof payoutBusiness>>;
 let user: { email: string; hash: string };
 
