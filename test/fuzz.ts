@@ -38,3 +38,25 @@ export function anyValueWith(...extra: unknown[]): fc.Arbitrary<unknown> {
 export function fuzzRuns(full: number): number {
   return process.env.DATABASE_URL ? Math.max(10, Math.ceil(full / 4)) : full;
 }
+
+/** JSON text nested `depth` levels deep: arrays (2 bytes a level) or objects keyed "a" (6 bytes). */
+export function nestedJson(depth: number, kind: "array" | "object" = "array"): string {
+  return kind === "array" ? `${"[".repeat(depth)}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+}
+
+/** Deep nesting levels every endpoint must answer without a 5xx (objects stop at 40,000: the 256 kB limit). */
+export const deepLevels = [2_000, 50_000] as const;
+
+/** A body nested 2,000 or 50,000 levels deep: whole, or under one of `fields`. */
+export function deeplyNestedBody(fields: readonly string[]): fc.Arbitrary<string> {
+  return fc
+    .record({
+      depth: fc.constantFrom(...deepLevels),
+      kind: fc.constantFrom<"array" | "object">("array", "object"),
+      field: fc.option(fc.constantFrom(...fields), { nil: null }),
+    })
+    .map(({ depth, kind, field }) => {
+      const deep = nestedJson(kind === "object" ? Math.min(depth, 40_000) : depth, kind);
+      return field === null ? deep : `{${JSON.stringify(field)}:${deep}}`;
+    });
+}

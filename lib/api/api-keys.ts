@@ -7,7 +7,6 @@ import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
-import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
 
 // GET /api-keys
 export const getApiKeys = apiHandler({
@@ -19,40 +18,46 @@ export const getApiKeys = apiHandler({
 // POST /api-keys
 export const postApiKey = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     const body = await readJsonObject(request);
     const input = parseOrThrow(createApiKeySchema, body);
-    return respondIdempotently(db, request, { businessId: caller.business.id, principal: "api" }, body, async (tx) => ({
-      status: 201,
-      body: await issueApiKey(tx, caller.business.id, input),
-    }));
+    return { body, run: async (tx) => ({ status: 201, body: await issueApiKey(tx, caller.business.id, input) }) };
   },
 });
 
 // POST /api-keys/{id}/roll
 export const postApiKeyRoll = apiHandler({
   auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, params, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
     const input = parseOrThrow(rollApiKeySchema, body);
-    return respondIdempotently(db, request, { businessId: caller.business.id, principal: "api" }, body, async (tx) => ({
-      status: 200,
-      body: await rollApiKey(tx, caller.business.id, params.id ?? "", {
-        expiresInSeconds: input.expires_in_seconds,
-        requestKeyId: caller.keyId,
+    return {
+      body,
+      run: async (tx) => ({
+        status: 200,
+        body: await rollApiKey(tx, caller.business.id, params.id ?? "", {
+          expiresInSeconds: input.expires_in_seconds,
+          requestKeyId: caller.keyId,
+        }),
       }),
-    }));
+    };
   },
 });
 
 // POST /api-keys/{id}/revoke
 export const postApiKeyRevoke = apiHandler({
   auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, params, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
-    return respondIdempotently(db, request, { businessId: caller.business.id, principal: "api" }, body, async (tx) => ({
-      status: 200,
-      body: await revokeApiKey(tx, caller.business.id, params.id ?? "", { requestKeyId: caller.keyId }),
-    }));
+    return {
+      body,
+      run: async (tx) => ({
+        status: 200,
+        body: await revokeApiKey(tx, caller.business.id, params.id ?? "", { requestKeyId: caller.keyId }),
+      }),
+    };
   },
 });

@@ -6,7 +6,7 @@ import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import type { CheckoutPayResult } from "@/lib/checkout/checkout-schemas";
 import { checkoutState } from "@/lib/checkout/checkout-state";
-import { getCheckoutStatus } from "@/lib/checkout/get-checkout";
+import { checkoutBusinessId, getCheckoutStatus } from "@/lib/checkout/get-checkout";
 import { payRequestSchema } from "@/lib/checkout/pay-request";
 import { paySession } from "@/lib/payments/pay-session";
 
@@ -23,9 +23,10 @@ export const getCheckoutSessionState = apiHandler({
   },
 });
 
-// POST /checkout/sessions/{session_id}/pay
+// POST /checkout/sessions/{session_id}/pay (provider calls between transactions: steps)
 export const postCheckoutPay = apiHandler({
   auth: "none",
+  idempotent: "steps",
   handle: async ({ request, params, db }) => {
     // A JSON content type forces a CORS preflight on other sites' requests, which we never grant;
     // browsers that say the request is cross-site are refused outright.
@@ -36,22 +37,30 @@ export const postCheckoutPay = apiHandler({
     const sessionId = params.session_id ?? "";
     if (!(await getCheckoutStatus(db, sessionId)))
       throw new NotFoundError("session_not_found", "No such payment session");
-    const input = parseOrThrow(payRequestSchema, await readJsonObject(request));
-    const result = await paySession(db, sessionId, input, {
-      ip: clientIp(request),
-      userAgent: request.headers.get("user-agent")?.slice(0, 1024) || null,
-      via: "checkout",
-    });
-    const answer: CheckoutPayResult = {
-      session_id: sessionId,
-      state: checkoutState(result.payment.status, false),
-      status: result.payment.status,
-      amount: result.payment.amount,
-      currency: result.payment.currency,
-      payment_method: result.payment.payment_method,
-      failure_code: result.failure?.code ?? null,
-      next: result.next ?? null,
+    const body = await readJsonObject(request);
+    const input = parseOrThrow(payRequestSchema, body);
+    return {
+      body,
+      // The session id is the page's capability: its keys are the session's own.
+      scope: async () => ({ businessId: (await checkoutBusinessId(db, sessionId))!, principal: `checkout:${sessionId}` }),
+      run: async (db) => {
+        const result = await paySession(db, sessionId, input, {
+          ip: clientIp(request),
+          userAgent: request.headers.get("user-agent")?.slice(0, 1024) || null,
+          via: "checkout",
+        });
+        const answer: CheckoutPayResult = {
+          session_id: sessionId,
+          state: checkoutState(result.payment.status, false),
+          status: result.payment.status,
+          amount: result.payment.amount,
+          currency: result.payment.currency,
+          payment_method: result.payment.payment_method,
+          failure_code: result.failure?.code ?? null,
+          next: result.next ?? null,
+        };
+        return { status: 200, body: answer };
+      },
     };
-    return json(200, answer);
   },
 });

@@ -5,7 +5,7 @@ import { payoutBusiness, payoutUser } from "@/lib/payouts/payout-test-helpers";
 import { isErrorMessage, isFieldMap } from "@/test/api-assertions";
 import { api, sessionBody, type ApiResult } from "@/test/helpers";
 import { routes } from "./routes";
-import { anyString, anyValueWith, fuzzRuns } from "@/test/fuzz";
+import { anyString, anyValueWith, deeplyNestedBody, fuzzRuns } from "@/test/fuzz";
 
 // A property test over the whole route table: any method's route, its path ids real or random,
 // random query parameters and random bodies (JSON objects made of the API's own field names with
@@ -68,6 +68,8 @@ const body = fc.oneof(
 const rawBody = fc.oneof(
   { weight: 5, arbitrary: body.map((b) => JSON.stringify(b)) },
   { weight: 1, arbitrary: anyString },
+  // 2,000 and 50,000 levels deep, whole or under a field (a recursive walk would overflow the stack).
+  { weight: 1, arbitrary: deeplyNestedBody(fieldNames) },
 );
 const query = fc.dictionary(fieldName, fc.oneof(anyString, fc.constantFrom("1", "0", "true", "100", "-1")), { maxKeys: 3 });
 
@@ -89,6 +91,8 @@ const request = fc.record({
   query,
   rawBody,
   credential,
+  // POSTs then go through the key's fingerprint and claim too.
+  idempotencyKey: fc.option(fc.constantFrom("fuzz-a", "fuzz-b"), { nil: null }),
 });
 
 function pathOf(pattern: string, params: (number | string)[]): string {
@@ -119,7 +123,7 @@ function expectContractAnswer(res: ApiResult<unknown>, sent: string) {
 describe("every route, whatever it is sent", () => {
   it("answers a contract answer, never a 5xx", async () => {
     await fc.assert(
-      fc.asyncProperty(request, async ({ route, params, query: q, rawBody: raw, credential: cred }) => {
+      fc.asyncProperty(request, async ({ route, params, query: q, rawBody: raw, credential: cred, idempotencyKey }) => {
         const search = new URLSearchParams(q as Record<string, string>);
         if (cred === "hash") search.set("payout_hash", fixture.hash);
         const qs = search.toString();
@@ -129,7 +133,11 @@ describe("every route, whatever it is sent", () => {
         const hasBody = route.method !== "GET" && route.method !== "HEAD";
         const res = await api<unknown>(route.method, path, {
           key,
-          ...(hasBody ? { rawBody: raw, headers: { "content-type": "application/json" } } : {}),
+          ...(hasBody ? { rawBody: raw } : {}),
+          headers: {
+            ...(hasBody ? { "content-type": "application/json" } : {}),
+            ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+          },
         });
         expectContractAnswer(res, `${route.method} ${path} ${hasBody ? raw : ""}`);
       }),

@@ -2,7 +2,6 @@ import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
-import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
 import { getPayment } from "@/lib/payments/get-payment";
 import { refundInputSchema, reviewInputSchema } from "@/lib/payments/operation-input";
 import {
@@ -22,6 +21,7 @@ import { pageSchema } from "@/lib/payouts/payout-input";
 // POST /payments/{session_id}/refund
 export const postPaymentRefund = apiHandler({
   auth: "secret",
+  idempotent: "transaction",
   handle: async ({ request, params, db, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
     const input = parseOrThrow(refundInputSchema, body);
@@ -29,13 +29,10 @@ export const postPaymentRefund = apiHandler({
     // Provider reads first, outside the key's transaction (a provider outage is then not stored
     // under the key as the answer: the retry tries again).
     const prepared = await prepareMerchantRefund(db, caller.business.id, sessionId);
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
+    return {
       body,
       // Reserved inside the key's transaction; executed at the provider after commit.
-      async (tx) => {
+      run: async (tx) => {
         const refund = await reserveMerchantRefund(
           tx,
           caller.business.id,
@@ -46,12 +43,12 @@ export const postPaymentRefund = apiHandler({
         return { status: 201, body: await readRefund(tx, refund.id) };
       },
       // First answer and replays alike: the refund as it is now, executed if still pending.
-      async (stored) => {
+      after: async (stored) => {
         if (stored.status !== 201) return stored;
         const { id } = stored.body as RefundView;
         return { status: 201, body: await completeRefund(db, id) };
       },
-    );
+    };
   },
 });
 
@@ -71,27 +68,25 @@ export const getPaymentRefunds = apiHandler({
 // POST /payments/{session_id}/review
 export const postPaymentReview = apiHandler({
   auth: "secret",
+  idempotent: "transaction",
   handle: async ({ request, params, db, caller }) => {
     const body = await readJsonObject(request);
     const { decision } = parseOrThrow(reviewInputSchema, body);
     const sessionId = params.session_id ?? "";
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
+    return {
       body,
-      async (tx) => {
+      run: async (tx) => {
         if (decision === "accept")
           return { status: 200, body: await acceptReviewedPayment(tx, caller.business.id, sessionId) };
         await reserveReviewDecline(tx, caller.business.id, sessionId);
         return { status: 200, body: await getPayment(tx, caller.business, sessionId) };
       },
       // A decline's refund goes to the provider after commit; the answer is the payment as it is now.
-      async (stored) => {
+      after: async (stored) => {
         if (stored.status !== 200) return stored;
         await executePendingRefunds(db, sessionId);
         return { status: 200, body: await getPayment(db, caller.business, sessionId) };
       },
-    );
+    };
   },
 });

@@ -4,9 +4,9 @@ import type { PayoutUser } from "@/db/schema";
 import { PayoutsDisabledError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler, type Params } from "@/lib/http/handler";
+import type { IdempotentOperation } from "@/lib/http/idempotent-operation";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
-import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
 import { authenticatePayoutUser, payoutHashFrom } from "@/lib/payouts/authenticate-payout-user";
 import { createPayout } from "@/lib/payouts/create-payout";
 import { findPayoutUser } from "@/lib/payouts/find-payout-user";
@@ -57,21 +57,16 @@ function pageFromBody(body: Record<string, unknown>) {
 // POST /payout/create
 export const postPayoutCreate = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     if (!caller.business.payoutsEnabled)
       throw new PayoutsDisabledError("payouts are disabled for this business");
     const body = await readJsonObject(request);
     const input = parseOrThrow(createPayoutSchema, body);
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
+    return {
       body,
-      async (tx) => {
-        const created = await createPayout(tx, caller.business, input);
-        return { status: 201, body: { hash: created.hash } };
-      },
-    );
+      run: async (tx) => ({ status: 201, body: { hash: (await createPayout(tx, caller.business, input)).hash } }),
+    };
   },
 });
 
@@ -105,18 +100,16 @@ export const getPayoutUserHistory = apiHandler({
 function payoutUserAction(change: (db: Db, businessId: string, ref: string) => Promise<PayoutUser>) {
   return apiHandler({
     auth: "secret",
-    handle: async ({ request, params, db, caller }) => {
+    idempotent: "transaction",
+    handle: async ({ request, params, caller }) => {
       const body = await readJsonObject(request, { allowEmpty: true });
-      return respondIdempotently(
-        db,
-        request,
-        { businessId: caller.business.id, principal: "api" },
+      return {
         body,
-        async (tx) => {
+        run: async (tx) => {
           const user = await change(tx, caller.business.id, params.user ?? "");
           return { status: 200, body: await payoutUserView(tx, user) };
         },
-      );
+      };
     },
   });
 }
@@ -130,18 +123,16 @@ export const postPayoutUserReactivate = payoutUserAction(reactivatePayoutUser);
 // POST /payout/users/{email or id}/rotate-hash
 export const postPayoutUserRotateHash = apiHandler({
   auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, params, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
+    return {
       body,
-      async (tx) => {
+      run: async (tx) => {
         const { hash } = await rotatePayoutHash(tx, caller.business.id, params.user ?? "");
         return { status: 200, body: { hash } };
       },
-    );
+    };
   },
 });
 
@@ -178,20 +169,12 @@ function settleWithdrawalHandler(
 ) {
   return apiHandler({
     auth: "secret",
-    handle: async ({ request, params, db, caller }) => {
+    idempotent: "transaction",
+    handle: async ({ request, params, caller }) => {
       const body = await readJsonObject(request, { allowEmpty: true });
       const input = parseOrThrow(settleSchema, body);
       const ref = { businessId: caller.business.id, withdrawalId: params.withdrawal_id ?? "" };
-      return respondIdempotently(
-        db,
-        request,
-        { businessId: caller.business.id, principal: "api" },
-        body,
-        async (tx) => ({
-          status: 200,
-          body: withdrawalView(await settle(tx, ref, input)),
-        }),
-      );
+      return { body, run: async (tx) => ({ status: 200, body: withdrawalView(await settle(tx, ref, input)) }) };
     },
   });
 }
@@ -222,9 +205,10 @@ type PayoutUserContext = {
  * A payout user endpoint. The hash is taken before the body is judged: a request without a valid
  * hash is a 401 whatever its body; only then does a malformed body give its 400.
  */
-function payoutUserHandler(handle: (ctx: PayoutUserContext) => Promise<Response>) {
+function payoutUserHandler(handle: (ctx: PayoutUserContext) => Promise<Response | IdempotentOperation>) {
   return apiHandler({
     auth: "none",
+    idempotent: "transaction",
     handle: async ({ request, params, db }) => {
       let body: Record<string, unknown> | null = null;
       let bodyError: unknown = null;
@@ -251,23 +235,30 @@ const viewBalance = async (ctx: PayoutUserContext) => json(200, await payoutUser
 const viewHistory = async (ctx: PayoutUserContext) =>
   json(200, await listPayoutHistory(ctx.db, ctx.user.id, userPage(ctx)));
 
-const withdraw = async (ctx: PayoutUserContext) => {
+/** A payout user's keys are the user's own. */
+const userScope = (ctx: PayoutUserContext) => ({ businessId: ctx.user.businessId, principal: ctx.user.id });
+
+const withdraw = async (ctx: PayoutUserContext): Promise<IdempotentOperation> => {
   const { action: _action, ...fields } = ctx.body;
   const input = parseOrThrow(withdrawalSchema, fields);
-  const scope = { businessId: ctx.user.businessId, principal: ctx.user.id };
-  return respondIdempotently(ctx.db, ctx.request, scope, ctx.body, async (tx) => ({
-    status: 201,
-    body: withdrawalView(await requestWithdrawal(tx, ctx.user, input)),
-  }));
+  return {
+    body: ctx.body,
+    scope: userScope(ctx),
+    run: async (tx) => ({ status: 201, body: withdrawalView(await requestWithdrawal(tx, ctx.user, input)) }),
+  };
 };
 
-const cancel = async (ctx: PayoutUserContext, withdrawalId: string) => {
+const cancel = async (ctx: PayoutUserContext, withdrawalId: string): Promise<IdempotentOperation> => {
   const input = parseOrThrow(settleSchema.pick({ reason: true }), { reason: ctx.body.reason });
-  const scope = { businessId: ctx.user.businessId, principal: ctx.user.id };
-  return respondIdempotently(ctx.db, ctx.request, scope, ctx.body, async (tx) => {
-    const ref = { businessId: ctx.user.businessId, payoutUserId: ctx.user.id, withdrawalId };
-    return { status: 200, body: withdrawalView(await cancelWithdrawal(tx, ref, { reason: input.reason })) };
-  });
+  const ref = { businessId: ctx.user.businessId, payoutUserId: ctx.user.id, withdrawalId };
+  return {
+    body: ctx.body,
+    scope: userScope(ctx),
+    run: async (tx) => ({
+      status: 200,
+      body: withdrawalView(await cancelWithdrawal(tx, ref, { reason: input.reason })),
+    }),
+  };
 };
 
 // GET /payout/operations: the payout user's balance and profile

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { UnauthorizedError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
-import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { advanceSandboxClock, maxClockAdvanceSeconds } from "@/lib/businesses/advance-sandbox-clock";
 
@@ -27,15 +26,23 @@ export const SandboxClockAdvancedSchema = z
 // POST /sandbox/clock/advance
 export const postSandboxClockAdvance = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  // It runs the jobs that came due, each in its own transactions: steps.
+  idempotent: "steps",
+  handle: async ({ request, caller }) => {
     if (caller.business.mode !== "sandbox")
       throw new UnauthorizedError("sandbox helper called with a live key");
-    const { seconds } = parseOrThrow(advanceSandboxClockSchema, await readJsonObject(request));
-    const { now, jobsRun } = await advanceSandboxClock(db, caller.business, seconds);
-    const advanced: z.infer<typeof SandboxClockAdvancedSchema> = {
-      now: `${now.toISOString().slice(0, 23)}000Z`,
-      jobs_run: jobsRun,
+    const body = await readJsonObject(request);
+    const { seconds } = parseOrThrow(advanceSandboxClockSchema, body);
+    return {
+      body,
+      run: async (db) => {
+        const { now, jobsRun } = await advanceSandboxClock(db, caller.business, seconds);
+        const advanced: z.infer<typeof SandboxClockAdvancedSchema> = {
+          now: `${now.toISOString().slice(0, 23)}000Z`,
+          jobs_run: jobsRun,
+        };
+        return { status: 200, body: advanced };
+      },
     };
-    return json(200, advanced);
   },
 });

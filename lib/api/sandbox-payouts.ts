@@ -1,27 +1,21 @@
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { UnauthorizedError } from "@/lib/errors";
-import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
 import { creditSandboxPayoutBalance, sandboxCreditSchema } from "@/lib/ledger/credit-sandbox-payout-balance";
 import { parseOrThrow } from "@/lib/http/validation";
 
 // POST /sandbox/payout-balance: credits the payout balance of a sandbox business, answers the balances
 export const postSandboxPayoutBalance = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     if (caller.business.mode !== "sandbox")
       throw new UnauthorizedError("sandbox helper called with a live key");
     const body = await readJsonObject(request);
     const { amount } = parseOrThrow(sandboxCreditSchema, body);
-    return respondIdempotently(
-      db,
-      request,
-      { businessId: caller.business.id, principal: "api" },
+    return {
       body,
-      async (tx) => ({
-        status: 200,
-        body: await creditSandboxPayoutBalance(tx, caller.business, amount),
-      }),
-    );
+      run: async (tx) => ({ status: 200, body: await creditSandboxPayoutBalance(tx, caller.business, amount) }),
+    };
   },
 });

@@ -31,27 +31,40 @@ export const getSubscriptionHandler = apiHandler({
     json(200, await getSubscription(db, caller.business.id, params.subscription_id ?? "")),
 });
 
-// POST /subscriptions/{subscription_id}/cancel
+// POST /subscriptions/{subscription_id}/cancel (a provider call between two transactions: steps)
 export const postSubscriptionCancel = apiHandler({
   auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
-    const atPeriodEnd = parseAtPeriodEnd(await readJsonObject(request, { allowEmpty: true }));
-    const canceled = await cancelSubscription(db, caller.business.id, params.subscription_id ?? "", {
-      atPeriodEnd,
-      by: "api",
-    });
-    return json(200, subscriptionView(canceled));
+  idempotent: "steps",
+  handle: async ({ request, params, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    const atPeriodEnd = parseAtPeriodEnd(body);
+    return {
+      body,
+      run: async (db) => {
+        const canceled = await cancelSubscription(db, caller.business.id, params.subscription_id ?? "", {
+          atPeriodEnd,
+          by: "api",
+        });
+        return { status: 200, body: subscriptionView(canceled) };
+      },
+    };
   },
 });
 
 // POST /subscriptions/{subscription_id}/resume
 export const postSubscriptionResume = apiHandler({
   auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
-    await readJsonObject(request, { allowEmpty: true });
-    const resumed = await resumeSubscription(db, caller.business.id, params.subscription_id ?? "", {
-      by: "api",
-    });
-    return json(200, subscriptionView(resumed));
+  idempotent: "steps",
+  handle: async ({ request, params, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    return {
+      body,
+      run: async (db) => {
+        const resumed = await resumeSubscription(db, caller.business.id, params.subscription_id ?? "", {
+          by: "api",
+        });
+        return { status: 200, body: subscriptionView(resumed) };
+      },
+    };
   },
 });

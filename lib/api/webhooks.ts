@@ -1,13 +1,8 @@
 import { z } from "zod";
-import type { Db } from "@/db/client";
-import type { ApiCaller } from "@/lib/auth/api-keys";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
-import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
-import type { StoredResponse } from "@/lib/idempotency/run-idempotent";
-import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { isoMicros } from "@/lib/time";
 import {
   getWebhookEventView,
@@ -35,22 +30,6 @@ import {
 
 const iso = (date: Date) => isoMicros(date.toISOString());
 
-/**
- * A webhook POST with Idempotency-Key honoured (payouts' semantics). The jobs it enqueues are
- * announced once the outer transaction, idempotency key included, has committed.
- */
-function idempotent(
-  db: Db,
-  request: Request,
-  caller: ApiCaller,
-  body: unknown,
-  effect: (tx: Db) => Promise<StoredResponse>,
-): Promise<Response> {
-  return transactionWithJobs(db, (tx) =>
-    respondIdempotently(tx, request, { businessId: caller.business.id, principal: "api" }, body, effect),
-  );
-}
-
 // GET /webhooks/endpoint
 export const getWebhookEndpointHandler = apiHandler({
   auth: "secret",
@@ -60,13 +39,15 @@ export const getWebhookEndpointHandler = apiHandler({
 // POST /webhooks/endpoint
 export const postWebhookEndpoint = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     const body = await readJsonObject(request);
     const input = parseWebhookEndpointUpdate(body);
-    return idempotent(db, request, caller, body, async (tx) => ({
-      status: 200,
-      body: await updateWebhookEndpoint(tx, caller.business.id, input),
-    }));
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => ({ status: 200, body: await updateWebhookEndpoint(tx, caller.business.id, input) }),
+    };
   },
 });
 
@@ -94,13 +75,18 @@ export const getWebhookEventHandler = apiHandler({
 // POST /webhooks/events/{event_id}/resend
 export const postWebhookEventResend = apiHandler({
   auth: "secret",
-  handle: async ({ request, params, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, params, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
     const eventId = params.event_id ?? "";
-    return idempotent(db, request, caller, body, async (tx) => {
-      await resendWebhookEvent(tx, caller.business.id, eventId);
-      return { status: 200, body: await getWebhookEventView(tx, caller.business.id, eventId) };
-    });
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => {
+        await resendWebhookEvent(tx, caller.business.id, eventId);
+        return { status: 200, body: await getWebhookEventView(tx, caller.business.id, eventId) };
+      },
+    };
   },
 });
 
@@ -115,29 +101,39 @@ export const resendFailedSchema = z.object({
 // POST /webhooks/events/resend-failed
 export const postWebhookEventsResendFailed = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     const body = await readJsonObject(request);
     const since = new Date(parseOrThrow(resendFailedSchema, body).since);
-    return idempotent(db, request, caller, body, async (tx) => ({
-      status: 200,
-      body: {
-        resent: await resendFailedWebhookEvents(tx, caller.business.id, since),
-        since: iso(since),
-      } satisfies z.infer<typeof ResendFailedResultSchema>,
-    }));
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => ({
+        status: 200,
+        body: {
+          resent: await resendFailedWebhookEvents(tx, caller.business.id, since),
+          since: iso(since),
+        } satisfies z.infer<typeof ResendFailedResultSchema>,
+      }),
+    };
   },
 });
 
 // POST /webhooks/test
 export const postWebhookTest = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
     const type = parseTestWebhookInput(body);
-    return idempotent(db, request, caller, body, async (tx) => {
-      const event = await sendTestWebhookEvent(tx, caller.business.id, type);
-      return { status: 201, body: await getWebhookEventView(tx, caller.business.id, event.id) };
-    });
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => {
+        const event = await sendTestWebhookEvent(tx, caller.business.id, type);
+        return { status: 201, body: await getWebhookEventView(tx, caller.business.id, event.id) };
+      },
+    };
   },
 });
 
@@ -156,19 +152,24 @@ export const rotateWebhookTokenSchema = z.object({
 // POST /webhooks/token/rotate
 export const postWebhookTokenRotate = apiHandler({
   auth: "secret",
-  handle: async ({ request, db, caller }) => {
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
     const body = await readJsonObject(request, { allowEmpty: true });
     const overlapSeconds = parseOrThrow(rotateWebhookTokenSchema, body).overlap_seconds ?? undefined;
-    return idempotent(db, request, caller, body, async (tx) => {
-      const { token, previousValidUntil } = await rotateWebhookToken(tx, caller.business.id, {
-        overlapSeconds,
-      });
-      const rotated: z.infer<typeof RotatedWebhookTokenSchema> = {
-        token,
-        previous_token_expires_at: iso(previousValidUntil),
-      };
-      return { status: 200, body: rotated };
-    });
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => {
+        const { token, previousValidUntil } = await rotateWebhookToken(tx, caller.business.id, {
+          overlapSeconds,
+        });
+        const rotated: z.infer<typeof RotatedWebhookTokenSchema> = {
+          token,
+          previous_token_expires_at: iso(previousValidUntil),
+        };
+        return { status: 200, body: rotated };
+      },
+    };
   },
 });
 

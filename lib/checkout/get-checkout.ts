@@ -97,6 +97,11 @@ export async function getCheckoutStatus(db: Db, sessionId: string): Promise<Chec
   };
 }
 
+/** The business a session belongs to; null when there is no such session. */
+export async function checkoutBusinessId(db: Db, sessionId: string): Promise<string | null> {
+  return (await loadSession(db, sessionId))?.session.businessId ?? null;
+}
+
 /**
  * Methods offered on the page: the business's active ones, only the forced one when the session
  * names it, only those supporting subscriptions for a subscription session, and for a live

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { authenticateApiKey, type ApiCaller } from "@/lib/auth/api-keys";
 import { getDb } from "@/lib/db";
 import { addLogContext, log, withLogContext } from "@/lib/log";
+import { answerIdempotently, isIdempotentOperation, type IdempotentMode, type IdempotentOperation } from "./idempotent-operation";
 import { errorResponse, internalErrorBody, json } from "./respond";
 
 export type Params = Record<string, string>;
@@ -12,16 +13,27 @@ export type ApiHandler = (request: Request, params?: Params) => Promise<Response
 
 type Context<A> = { request: Request; params: Params; db: Db; requestId: string; caller: A };
 
-type Options<A extends "secret" | "secret_or_public" | "none"> = {
+type Auth = "secret" | "secret_or_public" | "none";
+type Caller<A extends Auth> = A extends "none" ? null : ApiCaller;
+
+type Options<A extends Auth, M extends IdempotentMode | undefined> = {
   auth: A;
-  handle: (ctx: Context<A extends "none" ? null : ApiCaller>) => Promise<Response>;
+  /**
+   * The route honours Idempotency-Key (docs/api/README.md#idempotency): `handle` checks the
+   * request and answers an IdempotentOperation, which runs at most once per key (or a Response,
+   * for a request that changes nothing). See IdempotentMode for the two ways.
+   */
+  idempotent?: M;
+  handle: (ctx: Context<Caller<A>>) => Promise<M extends IdempotentMode ? Response | IdempotentOperation : Response>;
 };
 
 /**
  * Wraps an endpoint: request id, authentication, and the one place errors become responses.
  * Unexpected failures are logged with the request id and answer the interface's 500 body.
  */
-export function apiHandler<A extends "secret" | "secret_or_public" | "none">(options: Options<A>): ApiHandler {
+export function apiHandler<A extends Auth, M extends IdempotentMode | undefined = undefined>(
+  options: Options<A, M>,
+): ApiHandler {
   return async (request, params = {}) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     // Every line logged while this request runs carries its id, and its business once known.
@@ -37,9 +49,10 @@ export function apiHandler<A extends "secret" | "secret_or_public" | "none">(opt
           ? null
           : await authenticateApiKey(db, request.headers.get("authorization"), options.auth as "secret");
       if (caller) addLogContext({ businessId: caller.business.id });
-      response = await options.handle({ request, params, db, requestId, caller } as Context<
-        A extends "none" ? null : ApiCaller
-      >);
+      const handled = await options.handle({ request, params, db, requestId, caller } as Context<Caller<A>>);
+      response = isIdempotentOperation(handled)
+        ? await answerIdempotently(db, request, caller, options.idempotent!, handled)
+        : handled;
     } catch (error) {
       const mapped = errorResponse(error);
       if (mapped) response = mapped;

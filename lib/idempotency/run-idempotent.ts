@@ -1,8 +1,10 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { idempotencyKeys } from "@/db/schema";
+import { idempotencyKeys, type IdempotencyKey } from "@/db/schema";
 import { decrypt, encrypt, sha256Hex } from "@/lib/crypto";
 import { BadRequestError, ConflictError } from "@/lib/errors";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { canonicalJson } from "./canonical-json";
 
 /** What a request answered: replayed as is for a retry with the same key. */
 export type StoredResponse = { status: number; body: unknown };
@@ -25,20 +27,36 @@ export function readIdempotencyKey(request: Request): string | null {
   return value;
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  return value;
-}
-
 /** Method, path and body (key order ignored): "the same request" for a key. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return sha256Hex(`${method.toUpperCase()} ${path}\n${JSON.stringify(canonical(body ?? null))}`);
+  return sha256Hex(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`);
+}
+
+/** The row of one key. */
+export const keyWhere = (scope: IdempotencyScope, key: string) =>
+  and(
+    eq(idempotencyKeys.businessId, scope.businessId),
+    eq(idempotencyKeys.principal, scope.principal),
+    eq(idempotencyKeys.key, key),
+  );
+
+export const keyReused = () =>
+  new ConflictError(
+    "idempotency_key_reused",
+    "This Idempotency-Key was already used with a different request; use a new key for a new request",
+  );
+
+export const keyInUse = () =>
+  new ConflictError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still being processed; retry it in a moment",
+  );
+
+/** A key row's answer for a request with this fingerprint: 409 for another request, null while unanswered. */
+export function storedAnswer(row: IdempotencyKey, fingerprint: string): StoredResponse | null {
+  if (row.fingerprint !== fingerprint) throw keyReused();
+  if (row.statusCode === null || row.responseEnc === null) return null;
+  return { status: row.statusCode, body: JSON.parse(decrypt(row.responseEnc)) as unknown };
 }
 
 /**
@@ -62,12 +80,8 @@ export async function runIdempotent(
   toResponse: (error: unknown) => Promise<StoredResponse | null>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (key === null) return { ...(await effect(db)), replayed: false };
-  const where = and(
-    eq(idempotencyKeys.businessId, scope.businessId),
-    eq(idempotencyKeys.principal, scope.principal),
-    eq(idempotencyKeys.key, key),
-  );
-  return db.transaction(async (tx) => {
+  const where = keyWhere(scope, key);
+  return transactionWithJobs(db, async (tx) => {
     const claimed = await tx
       .insert(idempotencyKeys)
       .values({ ...scope, key, fingerprint, statusCode: null, responseEnc: null })
@@ -75,18 +89,11 @@ export async function runIdempotent(
       .returning({ key: idempotencyKeys.key });
     if (!claimed.length) {
       const [first] = await tx.select().from(idempotencyKeys).where(where).limit(1);
-      if (!first || first.statusCode === null || first.responseEnc === null)
-        throw new Error("idempotency key row vanished or was left unanswered");
-      if (first.fingerprint !== fingerprint)
-        throw new ConflictError(
-          "idempotency_key_reused",
-          "This Idempotency-Key was already used with a different request; use a new key for a new request",
-        );
-      return {
-        status: first.statusCode,
-        body: JSON.parse(decrypt(first.responseEnc)) as unknown,
-        replayed: true,
-      };
+      // Only a step-by-step request (runIdempotentSteps) commits a row unanswered, or deletes
+      // one (its claim released just now).
+      const stored = first ? storedAnswer(first, fingerprint) : null;
+      if (!stored) throw keyInUse();
+      return { ...stored, replayed: true };
     }
     let result: StoredResponse;
     try {
@@ -118,13 +125,7 @@ export async function completeIdempotentResponse(
   await db
     .update(idempotencyKeys)
     .set({ statusCode: response.status, responseEnc: encrypt(JSON.stringify(response.body ?? null)) })
-    .where(
-      and(
-        eq(idempotencyKeys.businessId, scope.businessId),
-        eq(idempotencyKeys.principal, scope.principal),
-        eq(idempotencyKeys.key, key),
-      ),
-    );
+    .where(keyWhere(scope, key));
 }
 
 /** Forgets keys older than `before` (replays are promised for 24 hours); returns how many. */

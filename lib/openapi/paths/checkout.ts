@@ -7,6 +7,8 @@ import {
   FieldErrorsSchema,
   PaymentMethodNotFoundSchema,
   errorResponses,
+  idempotencyKeyHeaders,
+  idempotentReplayHeaders,
   jsonBody,
   jsonResponse,
   security,
@@ -46,9 +48,9 @@ export function registerCheckout(registry: OpenAPIRegistry): void {
     description:
       "Sent by the hosted page only, as `application/json` (a cross-site request is refused). The answer tells the page where to go next, if anywhere.",
     security: security.none,
-    request: { params: sessionIdParams, body: jsonBody(PayRequest) },
+    request: { params: sessionIdParams, headers: idempotencyKeyHeaders, body: jsonBody(PayRequest) },
     responses: {
-      200: jsonResponse("The attempt's outcome.", CheckoutPayResultSchema),
+      200: { ...jsonResponse("The attempt's outcome.", CheckoutPayResultSchema), headers: idempotentReplayHeaders },
       400: jsonResponse(
         "Invalid fields, a body that is not JSON (or not sent as application/json), or an unknown method.",
         z.union([FieldErrorsSchema, PaymentMethodNotFoundSchema, ErrorMessageSchema]),
@@ -59,7 +61,7 @@ export function registerCheckout(registry: OpenAPIRegistry): void {
       ),
       404: notFound,
       409: jsonResponse(
-        "`session_not_payable`: paid, expired, in review, declined, or an attempt in flight.",
+        "`session_not_payable`: paid, expired, in review, declined, or an attempt in flight; `idempotency_key_reused` or `idempotency_key_in_use` for an Idempotency-Key used with another request or still running.",
         ErrorMessageSchema,
       ),
       502: errorResponses.providerError,

@@ -26,6 +26,11 @@ const sandboxUnauthorized = jsonResponse(
   UnauthorizedSchema,
 );
 
+const keyConflict = jsonResponse(
+  "The Idempotency-Key was used with another request (`idempotency_key_reused`), or one with it is still running (`idempotency_key_in_use`).",
+  ErrorMessageSchema,
+);
+
 /** The sandbox helpers (secret key of a sandbox business): test money, time and payments without a browser. */
 export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -47,10 +52,7 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
       },
       400: errorResponses.badRequest,
       401: sandboxUnauthorized,
-      409: jsonResponse(
-        "The Idempotency-Key was used with another request (`idempotency_key_reused`).",
-        ErrorMessageSchema,
-      ),
+      409: keyConflict,
     },
   });
 
@@ -62,11 +64,15 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
     summary: "Move the business's clock forward",
     description: `Session expiry, webhook retries and subscription renewals follow the business's clock; jobs that come due run before the answer. ${sandboxOnly}`,
     security: security.secret,
-    request: { body: jsonBody(advanceSandboxClockSchema.meta({ id: "SandboxClockAdvanceInput" })) },
+    request: {
+      headers: idempotencyKeyHeaders,
+      body: jsonBody(advanceSandboxClockSchema.meta({ id: "SandboxClockAdvanceInput" })),
+    },
     responses: {
-      200: jsonResponse("The business's time now.", SandboxClockAdvancedSchema),
+      200: { ...jsonResponse("The business's time now.", SandboxClockAdvancedSchema), headers: idempotentReplayHeaders },
       400: errorResponses.badRequest,
       401: sandboxUnauthorized,
+      409: keyConflict,
     },
   });
 
@@ -80,10 +86,11 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
     security: security.secret,
     request: {
       params: z.object({ session_id: z.string().meta({ description: "The session's id (`cs_…`)." }) }),
+      headers: idempotencyKeyHeaders,
       body: jsonBody(sandboxPaySchema.meta({ id: "SandboxPayInput" }), false),
     },
     responses: {
-      200: jsonResponse("The Payment object after the attempt.", PaymentSchema),
+      200: { ...jsonResponse("The Payment object after the attempt.", PaymentSchema), headers: idempotentReplayHeaders },
       400: jsonResponse(
         "Invalid fields, a body that is not a JSON object, or a payment method the business does not offer.",
         z.union([FieldErrorsSchema, PaymentMethodNotFoundSchema, ErrorMessageSchema]),
@@ -92,7 +99,7 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
       403: jsonResponse("The session was created for another IP (`ip_mismatch`).", ErrorMessageSchema),
       404: jsonResponse("Unknown session, or another business's.", PaymentNotFoundSchema),
       409: jsonResponse(
-        "The session cannot be paid now (`session_not_payable`): paid, expired, in review or in flight.",
+        "The session cannot be paid now (`session_not_payable`): paid, expired, in review or in flight; or the Idempotency-Key was used with another request (`idempotency_key_reused`), or one with it is still running (`idempotency_key_in_use`).",
         ErrorMessageSchema,
       ),
       502: errorResponses.providerError,

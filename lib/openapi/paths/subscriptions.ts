@@ -3,7 +3,15 @@ import { z } from "zod";
 import { listQuerySchema } from "@/lib/subscriptions/list-subscriptions";
 import { cancelInputSchema, resumeInputSchema } from "@/lib/subscriptions/subscription-input";
 import { SubscriptionListSchema, SubscriptionSchema } from "@/lib/subscriptions/subscription-schema";
-import { ErrorMessageSchema, errorResponses, jsonBody, jsonResponse, security } from "../common";
+import {
+  ErrorMessageSchema,
+  errorResponses,
+  idempotencyKeyHeaders,
+  idempotentReplayHeaders,
+  jsonBody,
+  jsonResponse,
+  security,
+} from "../common";
 
 const subscriptionIdParams = z.object({
   subscription_id: z
@@ -16,7 +24,7 @@ const notFound = jsonResponse(
 );
 const updateFailed = {
   409: jsonResponse(
-    "`subscription_update_failed`: already canceled, or the subscription changed during the request (retry).",
+    "`subscription_update_failed`: already canceled, or the subscription changed during the request (retry); or `idempotency_key_reused` (the Idempotency-Key was used with another request), `idempotency_key_in_use` (a request with it is still running).",
     ErrorMessageSchema,
   ),
   502: jsonResponse("`subscription_update_failed`: the provider refused.", ErrorMessageSchema),
@@ -73,9 +81,9 @@ export function registerSubscriptions(registry: OpenAPIRegistry): void {
     description:
       "Works on `active` or `past_due` subscriptions. With true on an already scheduled subscription: 200, nothing changes. No refund either way.",
     security: security.secret,
-    request: { params: subscriptionIdParams, body: jsonBody(CancelInput, false) },
+    request: { params: subscriptionIdParams, headers: idempotencyKeyHeaders, body: jsonBody(CancelInput, false) },
     responses: {
-      200: jsonResponse("The updated Subscription.", SubscriptionSchema),
+      200: { ...jsonResponse("The updated Subscription.", SubscriptionSchema), headers: idempotentReplayHeaders },
       400: jsonResponse(
         "`{at_period_end: [message]}` for a non-boolean, or `{error, message}` for a body that is not a JSON object.",
         z.union([errorFieldMapOf("at_period_end"), ErrorMessageSchema]),
@@ -95,9 +103,9 @@ export function registerSubscriptions(registry: OpenAPIRegistry): void {
     description:
       "Only a cancellation scheduled by `api`, `manager` (or from the provider dashboard) can be undone here; one scheduled by the customer (`payer`), `admin` or `system` is a 403.",
     security: security.secret,
-    request: { params: subscriptionIdParams, body: jsonBody(ResumeInput, false) },
+    request: { params: subscriptionIdParams, headers: idempotencyKeyHeaders, body: jsonBody(ResumeInput, false) },
     responses: {
-      200: jsonResponse("The updated Subscription.", SubscriptionSchema),
+      200: { ...jsonResponse("The updated Subscription.", SubscriptionSchema), headers: idempotentReplayHeaders },
       400: errorResponses.badRequest,
       401: errorResponses.unauthorized,
       403: jsonResponse(
