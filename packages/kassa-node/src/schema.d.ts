@@ -2845,7 +2845,10 @@ export interface operations {
   cancelSubscription: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Prefix `psub_`. */
         subscription_id: string;
@@ -2861,6 +2864,8 @@ export interface operations {
       /** @description The updated Subscription. */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -2898,7 +2903,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `subscription_update_failed`: already canceled, or the subscription changed during the request (retry). */
+      /** @description `subscription_update_failed`: already canceled, or the subscription changed during the request (retry); or `idempotency_key_reused` (the Idempotency-Key was used with another request), `idempotency_key_in_use` (a request with it is still running). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2939,7 +2944,10 @@ export interface operations {
   resumeSubscription: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Prefix `psub_`. */
         subscription_id: string;
@@ -2955,6 +2963,8 @@ export interface operations {
       /** @description The updated Subscription. */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -2997,7 +3007,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `subscription_update_failed`: already canceled, or the subscription changed during the request (retry). */
+      /** @description `subscription_update_failed`: already canceled, or the subscription changed during the request (retry); or `idempotency_key_reused` (the Idempotency-Key was used with another request), `idempotency_key_in_use` (a request with it is still running). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3079,7 +3089,10 @@ export interface operations {
   payCheckoutSession: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description The session's id (`cs_…`). */
         session_id: string;
@@ -3095,6 +3108,8 @@ export interface operations {
       /** @description The attempt's outcome. */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -3131,7 +3146,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `session_not_payable`: paid, expired, in review, declined, or an attempt in flight. */
+      /** @description `session_not_payable`: paid, expired, in review, declined, or an attempt in flight; `idempotency_key_reused` or `idempotency_key_in_use` for an Idempotency-Key used with another request or still running. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5178,7 +5193,7 @@ export interface operations {
           "application/json": components["schemas"]["Unauthorized"];
         };
       };
-      /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`), or one with it is still running (`idempotency_key_in_use`). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5201,7 +5216,10 @@ export interface operations {
   advanceSandboxClock: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5214,6 +5232,8 @@ export interface operations {
       /** @description The business's time now. */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -5238,6 +5258,15 @@ export interface operations {
           "application/json": components["schemas"]["Unauthorized"];
         };
       };
+      /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`), or one with it is still running (`idempotency_key_in_use`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -5252,7 +5281,10 @@ export interface operations {
   paySandboxSession: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description The session's id (`cs_…`). */
         session_id: string;
@@ -5268,6 +5300,8 @@ export interface operations {
       /** @description The Payment object after the attempt. */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
           [name: string]: unknown;
         };
         content: {
@@ -5313,7 +5347,7 @@ export interface operations {
           "application/json": components["schemas"]["PaymentNotFound"];
         };
       };
-      /** @description The session cannot be paid now (`session_not_payable`): paid, expired, in review or in flight. */
+      /** @description The session cannot be paid now (`session_not_payable`): paid, expired, in review or in flight; or the Idempotency-Key was used with another request (`idempotency_key_reused`), or one with it is still running (`idempotency_key_in_use`). */
       409: {
         headers: {
           [name: string]: unknown;
