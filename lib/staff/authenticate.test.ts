@@ -1,11 +1,32 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as Argon2 from "@node-rs/argon2";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { users } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
 import { authenticate } from "./authenticate";
 import { createUser } from "./create-user";
 import { LoginRateLimitedError } from "./errors";
+
+// Records each password verification without changing it: the only stand-in in this file.
+const verifications = vi.hoisted(() => ({ seen: [] as { params: string; length: number }[] }));
+vi.mock("@node-rs/argon2", async (importOriginal) => {
+  const actual = await importOriginal<typeof Argon2>();
+  return {
+    ...actual,
+    verify: (hashed: string, password: string, ...rest: unknown[]) => {
+      verifications.seen.push({ params: hashed.split("$").slice(0, 4).join("$"), length: password.length });
+      return (actual.verify as (...args: unknown[]) => Promise<boolean>)(hashed, password, ...rest);
+    },
+  };
+});
+
+/** The verifications one sign-in ran: which parameters, over how long an input. */
+async function workOf(attempt: Promise<unknown>) {
+  verifications.seen.length = 0;
+  await attempt;
+  return [...verifications.seen];
+}
 
 const limits = { RATE_LIMIT_LOGIN_EMAIL: "3", RATE_LIMIT_LOGIN_IP: "5", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" };
 const saved: Record<string, string | undefined> = {};
@@ -106,5 +127,22 @@ describe("staff sign-in", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
     expect(results.filter((r) => r.status === "rejected" && r.reason instanceof LoginRateLimitedError)).toHaveLength(5);
+  });
+
+  it("does the same work whether the account exists or not, whatever the password's length", async () => {
+    for (const guess of ["wrong password", "z".repeat(256), "z".repeat(257), "z".repeat(5_000)]) {
+      // Fresh accounts for each guess: the per-e-mail limit stays out of the way.
+      const known = await newUser();
+      const disabled = await newUser();
+      await testDb().update(users).set({ disabledAt: new Date().toISOString() }).where(eq(users.id, disabled.userId));
+      const unknown = `${uniqueName("nobody")}@example.com`;
+      const work: Record<string, Awaited<ReturnType<typeof workOf>>> = {};
+      for (const [who, email] of Object.entries({ known: known.email, disabled: disabled.email, unknown }))
+        work[who] = await workOf(authenticate(testDb(), { email, password: guess, ip: nextIp() }));
+      // One verification each, of the same parameters and input length: nothing tells them apart.
+      expect(work.known, `${guess.length} characters`).toHaveLength(1);
+      expect(work.unknown, `${guess.length} characters`).toEqual(work.known);
+      expect(work.disabled, `${guess.length} characters`).toEqual(work.known);
+    }
   });
 });

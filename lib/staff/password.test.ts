@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, passwordMaxLength, passwordProblem, verifyNothing, verifyPassword } from "./password";
+import {
+  checkSignInPassword,
+  hashPassword,
+  passwordMaxLength,
+  passwordProblem,
+  standInHash,
+  verifyPassword,
+} from "./password";
 
 describe("staff passwords", () => {
   it("hashes with argon2id (salted: the same password hashes twice differently) and verifies", async () => {
@@ -16,7 +23,21 @@ describe("staff passwords", () => {
   it("never throws on a broken hash or an oversized password", async () => {
     expect(await verifyPassword("not a hash", "whatever12")).toBe(false);
     expect(await verifyPassword(await hashPassword("x".repeat(10)), "x".repeat(passwordMaxLength + 1))).toBe(false);
-    expect(await verifyNothing("anything at all")).toBe(false);
+    expect(await checkSignInPassword("not a hash", "whatever12")).toBe(false);
+  });
+
+  it("checks sign-in passwords against the account's hash, or a stand-in of the same parameters", async () => {
+    const stored = await hashPassword("correct horse battery");
+    // Same algorithm, memory, passes and lanes: the stand-in costs what a real verification costs.
+    expect(standInHash.split("$").slice(0, 4)).toEqual(stored.split("$").slice(0, 4));
+    expect(await checkSignInPassword(stored, "correct horse battery")).toBe(true);
+    expect(await checkSignInPassword(stored, "correct horse batterY")).toBe(false);
+    expect(await checkSignInPassword(null, "kassa-timing-equaliser")).toBe(false);
+    const long = "y".repeat(passwordMaxLength);
+    const longHash = await hashPassword(long);
+    expect(await checkSignInPassword(longHash, long)).toBe(true);
+    // Capped before hashing, refused after: the first 256 characters matching is not enough.
+    expect(await checkSignInPassword(longHash, long + "y")).toBe(false);
   });
 
   it("refuses passwords too short or too long for new ones", () => {

@@ -29,11 +29,22 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
-let dummy: Promise<string> | undefined;
+/**
+ * What sign-in checks a password against when there is no usable account: a hash of a fixed
+ * password with the same parameters, so that its verification costs what a real one costs. A
+ * constant rather than hashed at first use, which would make the first unknown e-mail slower.
+ */
+export const standInHash = "$argon2id$v=19$m=19456,t=2,p=1$f1olT8zPtKiO/PBmmMwDCw$zjT+P4DvbysO0pqyo796ae1AFKHBt3n8YYzU152bQtI";
 
-/** Spends the time of one verification, so an unknown e-mail answers as slowly as a wrong password. */
-export async function verifyNothing(password: string): Promise<false> {
-  dummy ??= hashPassword("kassa-timing-equaliser");
-  await verifyPassword(await dummy, password.slice(0, passwordMaxLength));
-  return false;
+/**
+ * Sign-in's check: exactly one verification of the same work whatever the account (`null`:
+ * unknown or disabled) and whatever the password's length (capped before hashing, refused after),
+ * so an answer's time tells nothing about which e-mails have accounts.
+ */
+export async function checkSignInPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  let valid = false;
+  try {
+    valid = await verify(passwordHash ?? standInHash, password.slice(0, passwordMaxLength));
+  } catch {}
+  return passwordHash !== null && password.length <= passwordMaxLength && valid;
 }
