@@ -5,8 +5,9 @@ import ipaddr from "ipaddr.js";
 /**
  * SSRF policy for outbound webhooks. A delivery may only connect to a public unicast address:
  * loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
- * unique-local, multicast, reserved and the IPv6 ranges that embed IPv4 addresses (mapped, 6to4,
- * NAT64, Teredo) are refused. The check runs on the addresses the connection will use, after
+ * unique-local, multicast, reserved, documentation, benchmarking, IPv6 outside 2000::/3 and the
+ * IPv6 ranges that embed IPv4 addresses (compatible, NAT64, 6to4, Teredo) are refused; an
+ * IPv4-mapped address is judged by its IPv4 address. The check runs on the addresses the connection will use, after
  * DNS, and those same addresses are then pinned for the connection (no second resolution an
  * attacker could answer differently).
  */
@@ -28,13 +29,39 @@ export const systemResolver: HostResolver = (hostname) =>
     ),
   );
 
+// IPv6 ranges that ipaddr.js calls plain unicast: IPv4-compatible addresses (`::a.b.c.d`,
+// deprecated; an old stack may reach the embedded IPv4), and everything outside 2000::/3, the
+// only block allocated for global unicast.
+const ipv4Compatible = ipaddr.parseCIDR("::/96") as [ipaddr.IPv6, number];
+const globalUnicast = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+
+/**
+ * The address as ipaddr.js must read it. IPv6 goes through the URL parser first: ipaddr.js reads
+ * the IPv4-compatible `::127.0.0.1` as the IPv4-mapped `::ffff:127.0.0.1`, and DNS answers print
+ * such addresses that way.
+ */
+function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const family = isIP(ip);
+  try {
+    if (family === 4) return ipaddr.IPv4.parse(ip);
+    if (family === 6) return ipaddr.IPv6.parse(new URL(`http://[${ip}]/`).hostname.slice(1, -1));
+  } catch {}
+  return null;
+}
+
 /** Why an address may not be connected to, or null when it is a public unicast address. */
 export function addressRefusal(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, "");
-  if (!ipaddr.isValid(bare) || !isIP(bare.split("%")[0]!)) return `${address} is not a valid IP address`;
-  let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  let parsed = parseAddress(bare.split("%")[0]!);
+  if (!parsed) return `${address} is not a valid IP address`;
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else if (v6.range() === "unicast" && v6.match(ipv4Compatible))
+      return `${address} is not a public address (ipv4Compatible)`;
+    else if (v6.range() === "unicast" && !v6.match(globalUnicast))
+      return `${address} is not a public address (not global unicast)`;
+  }
   const range = parsed.range();
   return range === "unicast" ? null : `${address} is not a public address (${range})`;
 }
