@@ -14,13 +14,18 @@ const maxSocketPath = 100;
  * socket exists.
  */
 export function commandSocketPath(): string {
+  return privateSocketPath("kassa.sock");
+}
+
+/** A socket named `name` in that private directory (DATA_DIR/run, or the temp one when too long). */
+export function privateSocketPath(name: string): string {
   let dir = path.join(dataDir(), "run");
-  if (Buffer.byteLength(path.join(dir, "kassa.sock")) > maxSocketPath) {
+  if (Buffer.byteLength(path.join(dir, name)) > maxSocketPath) {
     const digest = createHash("sha256").update(dataDir()).digest("hex").slice(0, 12);
     dir = path.join(os.tmpdir(), `kassa-${process.getuid?.() ?? "u"}-${digest}`);
   }
   privateDirectory(dir);
-  return path.join(dir, "kassa.sock");
+  return path.join(dir, name);
 }
 
 function privateDirectory(dir: string): void {

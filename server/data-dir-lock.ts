@@ -1,22 +1,31 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { dataDir } from "@/lib/env";
+import { privateSocketPath } from "./command-socket-path";
 
 /**
- * Who has DATA_DIR's embedded database open (decision 0007): the server for its whole life, or
- * one CLI command at a time while no server runs. The lock file appears with its content in one
- * step (written aside, then hard-linked into place), so a reader never sees it half written; a
- * holder whose pid is gone left it behind and is broken.
+ * Who has DATA_DIR's embedded database open (decisions 0007 and 0038): the server for its whole
+ * life, or one CLI command at a time while no server runs. The lock file appears with its content
+ * in one step (written aside, then hard-linked into place), so a reader never sees it half
+ * written. Whether its holder lives is asked of the kernel, not of a pid: the holder listens on a
+ * Unix socket (its beacon) before the file names it, and the kernel closes that socket when the
+ * process dies, however it dies and whatever its pid (PID 1 in every container). A file whose
+ * beacon refuses connections was left by a dead holder and is broken.
  */
 export type Owner = { pid: number; role: "server" | "cli"; socket?: string };
 export type Lock = { owner: Owner; release(): void };
-/** `holder: null`: the file changed under us; try again. */
+/** `holder: null`: the file changed under us, or a dead holder's was just broken; try again. */
 export type Attempt = { lock: Lock } | { holder: Owner | null };
+/** What the file says; `beacon` is missing only in files written before decision 0038. */
+type LockRecord = Owner & { beacon?: string };
 
 export const lockPath = () => path.join(dataDir(), "pglite.lock");
 
-export function alive(pid: number): boolean {
+const beaconName = /^lock-[0-9a-f]+\.sock$/;
+
+function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -24,6 +33,29 @@ export function alive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * Whether a beacon still listens. Refused or gone: its process is dead (the kernel closed it).
+ * Anything else (accepted, a full backlog, no answer in time) counts as alive: a busy holder must
+ * never lose its lock.
+ */
+function listening(beacon: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(beacon);
+    const done = (alive: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(alive);
+    };
+    const timer = setTimeout(() => done(true), 5_000);
+    socket.once("connect", () => done(true));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code !== "ECONNREFUSED" && error.code !== "ENOENT"));
+  });
+}
+
+/** A file of an older Kassa has only a pid: alive if that pid is, unless it is ours (a container's PID 1 again). */
+const holds = (record: LockRecord): Promise<boolean> =>
+  record.beacon ? listening(record.beacon) : Promise.resolve(record.pid !== process.pid && pidAlive(record.pid));
 
 function readText(file: string): string | null {
   try {
@@ -34,20 +66,28 @@ function readText(file: string): string | null {
   }
 }
 
-function parseOwner(text: string): Owner | null {
+function parseRecord(text: string): LockRecord | null {
   try {
-    const { pid, role, socket } = JSON.parse(text) as Partial<Owner>;
-    if (typeof pid === "number" && (role === "server" || role === "cli"))
-      return typeof socket === "string" ? { pid, role, socket } : { pid, role };
-  } catch {}
-  return null;
+    const { pid, role, socket, beacon } = JSON.parse(text) as Partial<LockRecord>;
+    if (typeof pid !== "number" || (role !== "server" && role !== "cli")) return null;
+    return {
+      pid,
+      role,
+      ...(typeof socket === "string" ? { socket } : {}),
+      ...(typeof beacon === "string" ? { beacon } : {}),
+    };
+  } catch {
+    return null;
+  }
 }
 
+const ownerOf = ({ pid, role, socket }: LockRecord): Owner => (socket === undefined ? { pid, role } : { pid, role, socket });
+
 /** The live holder of the lock, if any. */
-export function currentOwner(): Owner | null {
+export async function currentOwner(): Promise<Owner | null> {
   const text = readText(lockPath());
-  const owner = text === null ? null : parseOwner(text);
-  return owner && alive(owner.pid) ? owner : null;
+  const record = text === null ? null : parseRecord(text);
+  return record && (await holds(record)) ? ownerOf(record) : null;
 }
 
 /** Creates `file` holding `text`, or reports that it exists. */
@@ -75,10 +115,11 @@ function create(file: string, text: string): boolean {
 }
 
 /**
- * Removes a dead holder's file, unless it changed since we read it. Breakers take turns through
- * a directory (mkdir is atomic), so two of them never remove a lock a third has just taken.
+ * Removes a dead holder's file (and its beacon), unless the file changed since we read it.
+ * Breakers take turns through a directory (mkdir is atomic), so two of them never remove a lock
+ * a third has just taken.
  */
-function breakStale(file: string, seen: string): void {
+function breakStale(file: string, seen: string, record: LockRecord | null): void {
   const breaker = `${file}.break`;
   try {
     fs.mkdirSync(breaker);
@@ -91,44 +132,80 @@ function breakStale(file: string, seen: string): void {
     return;
   }
   try {
-    if (readText(file) === seen) fs.rmSync(file, { force: true });
+    if (readText(file) !== seen) return;
+    fs.rmSync(file, { force: true });
+    if (record?.beacon && beaconName.test(path.basename(record.beacon))) fs.rmSync(record.beacon, { force: true });
   } finally {
     fs.rmSync(breaker, { recursive: true, force: true });
   }
 }
 
-function held(file: string, owner: Owner, text: string): Lock {
+type Beacon = { path: string; close(): void };
+
+/** Listens on a fresh socket that only says "alive": connections are closed at once. */
+async function openBeacon(): Promise<Beacon> {
+  const file = privateSocketPath(`lock-${randomBytes(6).toString("hex")}.sock`);
+  const server = net.createServer((connection) => connection.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(file, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  // The beacon never keeps a process alive; it goes when the process goes.
+  server.unref();
+  return {
+    path: file,
+    close: () => {
+      server.close();
+      fs.rmSync(file, { force: true });
+    },
+  };
+}
+
+function held(file: string, owner: Owner, text: string, beacon: Beacon): Lock {
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     process.off("exit", release);
     if (readText(file) === text) fs.rmSync(file, { force: true });
+    beacon.close();
   };
-  // Also on process.exit and crashes: the database is closed by then or its process is gone.
+  // Also on process.exit: the database is closed by then. A crash needs nothing: the kernel
+  // closes the beacon, and the next taker breaks the file.
   process.on("exit", release);
   return { owner, release };
 }
 
-/** One try at taking the lock; a live holder is reported, a dead one's file broken. */
-export function tryLock(owner: Owner): Attempt {
-  const file = lockPath();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const text = JSON.stringify({ ...owner, token: randomBytes(8).toString("hex") });
-  if (create(file, text)) return { lock: held(file, owner, text) };
-  const seen = readText(file);
-  if (seen === null) return { holder: null };
-  const holder = parseOwner(seen);
-  if (holder && alive(holder.pid)) return { holder };
-  if (!holder) {
+/** The holder `seen` names if it lives; a dead one's file is broken (then `null`: try again). */
+async function liveHolder(file: string, seen: string): Promise<Owner | null> {
+  const record = parseRecord(seen);
+  if (record && (await holds(record))) return ownerOf(record);
+  if (!record) {
     // Unreadable: possibly being written on a filesystem without hard links; stale when old.
     let age = 0;
     try {
       age = Date.now() - fs.statSync(file).mtimeMs;
     } catch {}
-    if (age < 5_000) return { holder: null };
+    if (age < 5_000) return null;
   }
-  breakStale(file, seen);
+  breakStale(file, seen, record);
+  return null;
+}
+
+/** One try at taking the lock; a live holder is reported, a dead one's file broken. */
+export async function tryLock(owner: Owner): Promise<Attempt> {
+  const file = lockPath();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const seen = readText(file);
+  if (seen !== null) return { holder: await liveHolder(file, seen) };
+  // The beacon listens before the file names it: whoever reads the file can ask it.
+  const beacon = await openBeacon();
+  const text = JSON.stringify({ ...owner, beacon: beacon.path, token: randomBytes(8).toString("hex") });
+  if (create(file, text)) return { lock: held(file, owner, text, beacon) };
+  beacon.close();
   return { holder: null };
 }
 

@@ -12,8 +12,8 @@ import { currentOwner, pause, tryLock, type Owner } from "./data-dir-lock";
  */
 
 /** The live server that owns DATA_DIR's embedded database, if one does. */
-export function runningServer(): Owner | null {
-  const owner = currentOwner();
+export async function runningServer(): Promise<Owner | null> {
+  const owner = await currentOwner();
   return owner?.role === "server" ? owner : null;
 }
 
@@ -35,7 +35,7 @@ export class AlreadyRunningError extends Error {}
 async function lockForServer(socket: string, waitMs = 60_000): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const attempt = tryLock({ pid: process.pid, role: "server", socket });
+    const attempt = await tryLock({ pid: process.pid, role: "server", socket });
     if ("lock" in attempt) return;
     const holder = attempt.holder;
     if (holder?.role === "server")

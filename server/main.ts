@@ -26,7 +26,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 async function main() {
   const dev = process.argv.includes("--dev");
   const e = env();
-  if (!e.DATABASE_URL && runningServer()) {
+  if (!e.DATABASE_URL && (await runningServer())) {
     console.error(`Kassa is already running on this data directory (${path.resolve(e.DATA_DIR)}).`);
     process.exit(1);
   }

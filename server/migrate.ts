@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   if (options.kind === "pglite") {
     // One PGlite directory must never be opened by two processes (decision 0007).
     for (;;) {
-      const attempt = tryLock({ pid: process.pid, role: "cli" });
+      const attempt = await tryLock({ pid: process.pid, role: "cli" });
       if ("lock" in attempt) {
         lock = attempt.lock;
         break;

@@ -23,12 +23,12 @@ export async function restoreCommand(argv: string[]): Promise<CommandOutput> {
   const keyFile = typeof parsed.values["key-file"] === "string" ? parsed.values["key-file"] : undefined;
 
   for (let i = 0; i < lockTries; i++) {
-    const owner = currentOwner();
+    const owner = await currentOwner();
     if (owner?.role === "server")
       return refuse(
         `a Kassa server (pid ${owner.pid}) is running on ${dataDir()}: stop it before restoring, or restore into another DATA_DIR`,
       );
-    const attempt = tryLock({ pid: process.pid, role: "cli" });
+    const attempt = await tryLock({ pid: process.pid, role: "cli" });
     if ("lock" in attempt) {
       try {
         const summary = await restoreDatabase(from, keyFile);

@@ -36,14 +36,14 @@ export async function runCliCommand(rawArgv: string[]): Promise<CommandOutput> {
   const deadline = Date.now() + waitForDataDirMs;
   let silentServerSince: number | undefined;
   for (;;) {
-    const owner = currentOwner();
+    const owner = await currentOwner();
     if (owner?.role === "server" && owner.socket) {
       try {
         return await requestCommand(owner.socket, argv);
       } catch (error) {
         if (!(error instanceof ServerNotListening)) return cliFailure(argv, (error as Error).message);
       }
-      // Starting (migrating) or stopping; a recycled pid in a killed server's lock never answers.
+      // Starting (migrating) or stopping: its lock says it lives, its commands are not served yet.
       silentServerSince ??= Date.now();
       if (Date.now() - silentServerSince > waitForServerMs)
         return cliFailure(
@@ -55,7 +55,7 @@ export async function runCliCommand(rawArgv: string[]): Promise<CommandOutput> {
       const { parseCommand, runCommandHere } = await here();
       const parsed = parseCommand(argv);
       if ("exitCode" in parsed) return parsed;
-      const attempt = tryLock({ pid: process.pid, role: "cli" });
+      const attempt = await tryLock({ pid: process.pid, role: "cli" });
       if ("lock" in attempt) {
         try {
           return await runCommandHere(parsed);
