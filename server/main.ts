@@ -3,6 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import type { Db } from "@/db/client";
 import { ensureDemoBusiness } from "@/lib/businesses/demo-business";
 import { ensureDemoLogin } from "@/lib/staff/demo-login";
 import { installDatabase } from "@/lib/db";
@@ -13,6 +14,7 @@ import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { log } from "@/lib/log";
 import { startLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
+import { reconcileAfterRestart } from "@/lib/payments/reconcile-after-restart";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
@@ -60,6 +62,8 @@ async function main() {
   const serving = gracefulShutdown(server, { timeoutMs: 30_000 });
   await new Promise<void>((resolve) => server.listen(e.PORT, e.HOST, resolve));
   setReady(true);
+  // On the embedded database every earlier process is dead: what they left open is settled now.
+  const settling = handle.kind === "pglite" ? settleAfterRestart(handle.db) : Promise.resolve();
 
   const curl = [
     `curl -s -X POST ${baseUrl()}/session \\`,
@@ -104,12 +108,22 @@ async function main() {
     await stopInstanceHeartbeat(handle.db).catch((error: unknown) =>
       log.warn("instance deregistration failed", { error }),
     );
+    await settling;
     await stopSharing();
     await handle.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+async function settleAfterRestart(db: Db): Promise<void> {
+  try {
+    const result = await reconcileAfterRestart(db);
+    if (result.checked) log.info("payment attempts left open before the restart reconciled", { ...result });
+  } catch (error) {
+    log.warn("reconciliation at start failed (the next pass tries again)", { error });
+  }
 }
 
 main().catch((error: unknown) => {
