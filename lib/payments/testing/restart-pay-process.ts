@@ -63,7 +63,7 @@ if (mode === "crash") {
   say({ error: "the pay call returned: the crash did not happen" });
 } else if (mode === "restart" && key && sessionId) {
   let answer = await call("POST", `/sandbox/sessions/${sessionId}/pay`, key, {});
-  while (answer.status === 409 && /in progress/.test(String(answer.body.message)) && Date.now() - started < 120_000) {
+  while (answer.status === 409 && /in progress/.test(String(answer.body.message)) && Date.now() - started < 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     answer = await call("POST", `/sandbox/sessions/${sessionId}/pay`, key, {});
   }
