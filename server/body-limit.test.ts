@@ -5,7 +5,8 @@ import { peakRss, sendBody, startTestServer, type BodyOutcome, type TestServer }
 // a body too slow) and closes the connection; the server process's memory stays flat while
 // clients try to send 32 MB bodies that never end. Against Kassa's HTTP server in a process of its
 // own (./test-http-server.ts: the API fast path over a database, a stand-in for Next that reads
-// whole every body it is given, as Next's server actions and Auth.js do).
+// whole every body it is given, as Next's server actions and Auth.js do), on a fresh DATA_DIR, or
+// with DATABASE_URL on this file's PostgreSQL database.
 const kB = 1024;
 const bodyTimeoutMs = 1500;
 

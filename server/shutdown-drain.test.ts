@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from "./test-http-client";
 // SIGTERM under load from clients that open a new connection per request and stop when readiness
 // says 503, as a load balancer does: none sees a reset or a 5xx, and the server answers requests
 // after it already reports 503 (the drain delay), then exits 0. Kassa's HTTP server in a process of
-// its own (./test-http-server.ts), stopped as server/main.ts stops.
+// its own (./test-http-server.ts; with DATABASE_URL on this file's PostgreSQL database), stopped as
+// server/main.ts stops.
 type Outcome = { status: number; code?: string; at: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
