@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { DatabaseHandle } from "@/db/client";
+import { getDb } from "@/lib/db";
 import { testHandle } from "@/test/helpers";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -18,7 +19,10 @@ export async function startTestServer(extraEnv: Record<string, string>): Promise
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-http-"));
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error", ...extraEnv };
   delete env.DATABASE_URL;
-  if (process.env.DATABASE_URL) env.DATABASE_URL = (testHandle() as DatabaseHandle & { url: string }).url;
+  if (process.env.DATABASE_URL) {
+    await getDb(); // this file's database, opened on first use (test/setup-file.ts)
+    env.DATABASE_URL = (testHandle() as DatabaseHandle & { url: string }).url;
+  }
   const child = spawn(process.execPath, ["--import", "tsx", "server/test-http-server.ts"], { cwd: root, env });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
