@@ -7,6 +7,10 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "drizzle-orm", "rate-limiter-flexible", "geoip-country", "esbuild"],
   poweredByHeader: false,
   typedRoutes: false,
+  // The server bounds every request body per route before Next reads it (server/body-limit.ts:
+  // 1 MB for server actions, a little more for the logo form); Next's own limit, above those, would
+  // answer a bare 500.
+  experimental: { serverActions: { bodySizeLimit: "2mb" } },
 };
 
 export default nextConfig;

@@ -55,6 +55,8 @@ export default defineConfig({
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
       ALLOW_PRIVATE_WEBHOOK_URLS: "1",
       NEXT_TELEMETRY_DISABLED: "1",
+      // Playwright stops the server at the end: no load balancer to wait for.
+      SHUTDOWN_DELAY_SECONDS: "0",
     },
   },
 });

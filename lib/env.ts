@@ -89,6 +89,16 @@ const envSchema = z.object({
    */
   METRICS_TOKEN: z.string().min(16).optional(),
   LEDGER_VERIFY_INTERVAL_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
+  /**
+   * A request body not received in full this long after its headers is cut: 408, connection closed
+   * (server/body-limit.ts). Bodies over their route's size limit are cut at once (413).
+   */
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * On SIGTERM, readiness reports 503 and requests are still served this long before the listener
+   * closes, so a load balancer stops sending first (docs/deploy.md); then requests under way finish.
+   */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;

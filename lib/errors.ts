@@ -27,6 +27,11 @@ export class BadRequestError extends DomainError {
   }
 }
 
+/** 413: a request body over its route's limit (the server cuts it there, server/body-limit.ts). */
+export class PayloadTooLargeError extends DomainError {
+  readonly code = "request_too_large";
+}
+
 /** 401, whatever the cause; the cause is for logs only. */
 export class UnauthorizedError extends DomainError {
   readonly code = "unauthorized";

@@ -245,7 +245,7 @@ describe("API fast path", () => {
     });
   });
 
-  it("reads a chunked body (no declared length) and refuses bodies over the API's limit either way", async () => {
+  it("reads a chunked body (no declared length) and refuses bodies over the API's limit either way (413)", async () => {
     const small = await send("POST", "/api/__test/echo", { body: "chunk ".repeat(20_000), chunked: true });
     expect(JSON.parse(small.body.toString("utf8")).body).toBe("chunk ".repeat(20_000));
     const tooLarge = JSON.stringify({ ...sessionBody(), pad: "x".repeat(300 * 1024) });
@@ -257,8 +257,8 @@ describe("API fast path", () => {
       });
       expect([chunked, answer.status, JSON.parse(answer.body.toString("utf8"))]).toEqual([
         chunked,
-        400,
-        { error: "request_too_large", message: "Request body is too large" },
+        413,
+        { error: "request_too_large", message: expect.stringContaining("Request body is too large") },
       ]);
     }
   });

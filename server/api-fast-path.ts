@@ -30,7 +30,10 @@ export function isFastApiRequest(method: string | undefined, path: string): bool
   );
 }
 
-/** A JSON body up to the API's own limit (lib/http/body.ts) is read before dispatch; larger or unsized ones stream. */
+/**
+ * A JSON body up to the API's own limit (lib/http/body.ts) is read before dispatch; unsized ones
+ * stream (./body-limit.ts cuts any body past its route's limit).
+ */
 const bufferedBodyBytes = 256 * 1024;
 
 type Dispatch = (request: Request, prefix?: string) => Promise<Response>;
@@ -68,6 +71,8 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
           headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
         });
       }
+      // The server refused the body meanwhile (over its limit or too slow: ./body-limit.ts).
+      if (res.headersSent) return;
       // A body the handler did not read is discarded, as Node does when nothing listens to it:
       // the next request on this keep-alive connection must not wait behind it.
       if (!req.readableEnded) discardBody(req);
@@ -158,6 +163,7 @@ const framingHeaders = new Set(["content-length", "content-encoding", "transfer-
 const nextVary = "rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch";
 
 async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
+  if (res.headersSent) return void (await response.body?.cancel());
   res.statusCode = response.status;
   res.setHeader("vary", nextVary);
   response.headers.forEach((value, name) => {

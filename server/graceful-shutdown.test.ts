@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { gracefulShutdown, type GracefulShutdown } from "./graceful-shutdown";
 
@@ -158,5 +158,47 @@ describe("gracefulShutdown", () => {
     const first = s.shutdown.drain();
     expect(s.shutdown.drain()).toBe(first);
     expect(await first).toEqual({ cut: 0 });
+  });
+
+  it("serves the first request of a connection accepted before the listener closed", async () => {
+    const s = await slowServer();
+    const accepted = new Promise<void>((resolve) => s.server.once("connection", () => resolve()));
+    const socket = net.connect(s.port, "127.0.0.1");
+    cleanups.push(() => socket.destroy());
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("error", () => {});
+    const ended = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    await accepted;
+
+    const drain = settled(s.shutdown.drain());
+    // The listener closes and idle keep-alive connections go; this one has sent nothing yet.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write("GET /late HTTP/1.1\r\nHost: x\r\n\r\n");
+    await s.until(() => s.arrived.includes("/late"));
+    s.releaseAll();
+    await ended;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(text).toContain("done /late");
+    await s.until(() => drain.done);
+    expect(drain.value).toEqual({ cut: 0 });
+  });
+
+  it("with a delay, goes on accepting and serving (Connection: close) until it has passed", async () => {
+    const s = await slowServer();
+    const drain = settled(s.shutdown.drain({ delayMs: 600 }));
+    const during = s.get("/during", false);
+    await s.until(() => s.arrived.includes("/during"));
+    s.releaseAll();
+    expect(await during).toMatchObject({ status: 200, connection: "close", body: "done /during" });
+    expect(drain.done).toBe(false);
+    await s.until(() => drain.done);
+    const after = await s.get("/after", false).then(
+      () => "answered",
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    expect(after).toBe("ECONNREFUSED");
   });
 });

@@ -1,5 +1,4 @@
 // Kassa's process: database (embedded PGlite by default), demo business, Next.js app.
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
@@ -19,9 +18,8 @@ import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-str
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openServerDatabase, runningServer } from "./embedded";
-import { gracefulShutdown } from "./graceful-shutdown";
 import { apiFastPath } from "./api-fast-path";
-import { answerClientError, requestListener } from "./request-listener";
+import { createHttpServer, stopServing } from "./http-server";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -55,11 +53,7 @@ async function main() {
   // The JSON API is answered before Next's pipeline, by the same router (decision 0030); under
   // `npm run dev` Next's route serves it, so edits to lib/ reload without a restart.
   const api = dev ? undefined : apiFastPath({ port: e.PORT });
-  const server = http.createServer(requestListener(handleRequest, api));
-  server.on("clientError", answerClientError);
-  server.keepAliveTimeout = 65_000;
-  // On SIGTERM, requests already started run to their end (bounded): see stop() below.
-  const serving = gracefulShutdown(server, { timeoutMs: 30_000 });
+  const { server, serving } = createHttpServer(handleRequest, api);
   await new Promise<void>((resolve) => server.listen(e.PORT, e.HOST, resolve));
   setReady(true);
   // On the embedded database every earlier process is dead: what they left open is settled now.
@@ -81,7 +75,9 @@ async function main() {
       ``,
       `Dashboard: ${origin()}/dashboard  (demo login${demoLogin.created ? " created" : ""})`,
       `  e-mail    ${demoLogin.email}`,
-      `  password  ${demoLogin.password}`,
+      demoLogin.changed
+        ? `  password  (changed since it was generated: sign in with the new one)`
+        : `  password  ${demoLogin.password}`,
       ``,
       `Create a session:`,
       curl,
@@ -96,12 +92,9 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    setReady(false);
-    console.log(`${signal}: stopping Kassa (requests under way finish first)…`);
-    // New connections are refused at once; the database closes only after every request that
-    // started and every job that runs is done (or, past their bounds, cut or released).
-    const [{ cut }] = await Promise.all([serving.drain(), worker.stop(), stopLedgerVerification()]);
-    if (cut) log.warn("requests still running after 30 s were cut at shutdown", { cut });
+    // The database closes only after every request that started and every job that runs is done
+    // (or, past their bounds, cut or released).
+    await Promise.all([stopServing(serving, signal), worker.stop(), stopLedgerVerification()]);
     await sandbox.stop();
     // This process is gone at once for the reconciler: an attempt a request cut at the drain left
     // open is settled at the next pass, without waiting for the heartbeat timeout.

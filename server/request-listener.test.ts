@@ -29,16 +29,20 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Sends the request line exactly as given (no client normalises it) and returns the raw answer. */
-function raw(target: string): Promise<{ status: number; body: string }> {
+function raw(target: string, method = "GET"): Promise<{ status: number; body: string; head: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () =>
-      socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
     );
     let text = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => (text += chunk));
     socket.on("end", () =>
-      resolve({ status: Number(text.split(" ")[1]), body: text.split("\r\n\r\n")[1] ?? "" }),
+      resolve({
+        status: Number(text.split(" ")[1]),
+        body: text.split("\r\n\r\n")[1] ?? "",
+        head: text.split("\r\n\r\n")[0]!,
+      }),
     );
     socket.on("error", reject);
   });
@@ -85,5 +89,33 @@ describe("requestListener", () => {
     const answer = await raw("/api/a b c");
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toMatchObject({ error: "bad_request" });
+  });
+
+  it("answers the asterisk-form itself (OPTIONS *, GET *, HEAD *, POST *), without an error logged", async () => {
+    const errors = [vi.spyOn(log, "error"), vi.spyOn(console, "error")];
+    const before = seen.length;
+    const options = await raw("*", "OPTIONS");
+    const get = await raw("*", "GET");
+    const head = await raw("*", "HEAD");
+    const post = await raw("*", "POST");
+    const logged = errors.flatMap((spy) => spy.mock.calls);
+    errors.forEach((spy) => spy.mockRestore());
+    expect(options.status).toBe(204);
+    expect(options.head).toMatch(/\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/i);
+    expect(get.status).toBe(404);
+    expect(JSON.parse(get.body)).toEqual({ error: "not_found", message: expect.any(String) });
+    expect(head.status).toBe(404);
+    expect(head.body).toBe("");
+    expect(post.status).toBe(400);
+    expect(JSON.parse(post.body)).toEqual({ error: "bad_request", message: expect.any(String) });
+    expect(logged).toEqual([]);
+    expect(seen.length).toBe(before); // none reached the app
+  });
+
+  it("serves an absolute-form target by its path and query only, so nothing can send the client off-origin", async () => {
+    const answer = await raw("http://evil.example/dashboard/x?next=1");
+    expect(seen.at(-1)!.url).toBe("/dashboard/x?next=1");
+    expect(JSON.parse(answer.body)).toEqual({ path: "/dashboard/x" });
+    expect(answer.head).not.toMatch(/evil\.example/);
   });
 });

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { sessions } from "@/db/schema";
 import { checkoutUrl } from "@/lib/env";
-import { BadRequestError } from "@/lib/errors";
+import { PayloadTooLargeError } from "@/lib/errors";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { log } from "@/lib/log";
@@ -11,7 +11,8 @@ import { receiveSandboxEvent, receiveStripeEvent } from "@/lib/payments/provider
 import { refreshPayment } from "@/lib/payments/refresh-payment";
 import { sandboxSignatureHeader } from "@/lib/providers/sandbox/sandbox-signature";
 
-const maxEventBytes = 512 * 1024;
+/** A provider event's body: at most 512 KB (the server cuts a larger one as it arrives). */
+export const maxEventBytes = 512 * 1024;
 
 /** What Kassa answers a provider for an event it took (the provider only looks at the 200). */
 export const ProviderEventReceivedSchema = z
@@ -28,7 +29,7 @@ type ProviderEventReceived = z.infer<typeof ProviderEventReceivedSchema>;
 async function rawBody(request: Request): Promise<string> {
   const text = await request.text();
   if (Buffer.byteLength(text) > maxEventBytes)
-    throw new BadRequestError("request_too_large", "Event body is too large");
+    throw new PayloadTooLargeError("Event body is too large");
   return text;
 }
 

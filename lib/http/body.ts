@@ -1,6 +1,7 @@
-import { BadRequestError } from "@/lib/errors";
+import { BadRequestError, PayloadTooLargeError } from "@/lib/errors";
 
-const maxBodyBytes = 256 * 1024;
+/** The API's JSON bodies: at most 256 KB (the server cuts a larger one as it arrives, server/body-limit.ts). */
+export const maxBodyBytes = 256 * 1024;
 
 /** The request body as a JSON object; an empty body reads as `{}` when allowed. */
 export async function readJsonObject(
@@ -8,7 +9,7 @@ export async function readJsonObject(
   { allowEmpty = false }: { allowEmpty?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBodyBytes) throw new BadRequestError("request_too_large", "Request body is too large");
+  if (declared > maxBodyBytes) throw new PayloadTooLargeError("Request body is too large");
   let text: string;
   try {
     text = await request.text();
@@ -16,7 +17,7 @@ export async function readJsonObject(
     throw new BadRequestError("invalid_json", "Request body could not be read");
   }
   if (Buffer.byteLength(text) > maxBodyBytes)
-    throw new BadRequestError("request_too_large", "Request body is too large");
+    throw new PayloadTooLargeError("Request body is too large");
   if (text.trim() === "") {
     if (allowEmpty) return {};
     throw new BadRequestError("invalid_json", "Request body must be a JSON object");

@@ -1,5 +1,6 @@
 import {
   BadRequestError,
+  PayloadTooLargeError,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -83,6 +84,7 @@ export function errorResponse(error: unknown): Response | null {
   if (error instanceof ProviderUnavailableError) return json(503, { error: error.code, message: error.message });
   if (error instanceof ProviderError) return json(502, { error: error.code, message: error.message });
   if (error instanceof InsufficientFundsError) return json(400, { error: error.code, message: error.message });
+  if (error instanceof PayloadTooLargeError) return json(413, { error: error.code, message: error.message });
   if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
   if (error instanceof ForbiddenError) return json(403, { error: error.code, message: error.message });
   if (error instanceof NotFoundError) return json(404, { error: error.code, message: error.message });

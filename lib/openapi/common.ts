@@ -173,6 +173,10 @@ export const errorResponses = {
     "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
   }),
   internal: jsonResponse("Unexpected failure.", InternalErrorSchema),
+  payloadTooLarge: jsonResponse(
+    "The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed.",
+    ErrorMessageSchema,
+  ),
   providerError: jsonResponse(
     "The payment provider refused or failed a call Kassa needed.",
     ErrorMessageSchema,

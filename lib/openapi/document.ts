@@ -7,7 +7,7 @@
  * schemas, every status the handler can answer, using the error responses and `security` of
  * ./common), then add it to `areas` below. test/openapi-coverage.test.ts fails for every route of
  * lib/api/routes.ts left out; test/helpers.ts `api()` checks every response against the document.
- * A 500 is added to every operation here; do not repeat it. After any change to the document,
+ * A 500 is added to every operation here, and a 413 to every one that takes a body; do not repeat them. After any change to the document,
  * `npm run generate -w @kassa/node` regenerates the Node client's copy and types (its test fails until then).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
@@ -48,8 +48,11 @@ export function buildOpenApiDocument(): OpenAPIObject {
   const registry = new OpenAPIRegistry();
   registerCommon(registry);
   for (const register of areas) register(registry);
-  for (const definition of registry.definitions)
-    if (definition.type === "route") definition.route.responses[500] ??= errorResponses.internal;
+  for (const definition of registry.definitions) {
+    if (definition.type !== "route") continue;
+    if (definition.route.request?.body) definition.route.responses[413] ??= errorResponses.payloadTooLarge;
+    definition.route.responses[500] ??= errorResponses.internal;
+  }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

@@ -1,9 +1,11 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { demoLogins } from "@/db/schema";
+import { demoLogins, users } from "@/db/schema";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { authenticate } from "./authenticate";
 import { ensureDemoLogin, readDemoLogin } from "./demo-login";
 import { loadStaff } from "./load-staff";
+import { hashPassword } from "./password";
 
 describe("the demo login", () => {
   it("is created once as the demo business's owner, stored encrypted, and read back the same on every start", async () => {
@@ -21,5 +23,17 @@ describe("the demo login", () => {
     expect(signedIn.ok).toBe(true);
     const staff = await loadStaff(testDb(), { userId: signedIn.ok ? signedIn.userId : "" });
     expect(staff).toMatchObject({ businessId: demo.business.id, role: "owner", isAdmin: false });
+  });
+
+  it("says when its password was changed, so the start banner no longer prints the old one", async () => {
+    const demo = await createTestBusiness({ isDemo: true });
+    const first = await ensureDemoLogin(testDb(), demo.business.id);
+    expect(first.changed).toBe(false);
+    const [row] = await testDb().select({ userId: demoLogins.userId }).from(demoLogins);
+    await testDb()
+      .update(users)
+      .set({ passwordHash: await hashPassword("a password of their own") })
+      .where(eq(users.id, row!.userId));
+    expect(await ensureDemoLogin(testDb(), demo.business.id)).toMatchObject({ email: first.email, created: false, changed: true });
   });
 });

@@ -89,4 +89,27 @@ describe("Auth.js's own routes (/api/auth/*)", () => {
       expect(response.status, path).toBeLessThan(500);
     }
   });
+
+  it("build their own URLs and redirects on ORIGIN, not on the localhost address Next was told", async () => {
+    const previous = process.env.ORIGIN;
+    process.env.ORIGIN = "https://pay.example.com";
+    resetEnv();
+    try {
+      const providers = await request("GET", "/api/auth/providers");
+      expect(await providers.json()).toMatchObject({
+        credentials: {
+          signinUrl: "https://pay.example.com/api/auth/signin/credentials",
+          callbackUrl: "https://pay.example.com/api/auth/callback/credentials",
+        },
+      });
+      const forged = await request("POST", "/api/auth/callback/credentials", {
+        body: { email: "nobody@example.com", password: "a long password" },
+      });
+      expect(forged.headers.get("location")).toBe("https://pay.example.com/dashboard/sign-in?error=MissingCSRF");
+    } finally {
+      if (previous === undefined) delete process.env.ORIGIN;
+      else process.env.ORIGIN = previous;
+      resetEnv();
+    }
+  });
 });

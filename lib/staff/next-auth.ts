@@ -1,6 +1,6 @@
 // Auth.js (next-auth v5) for the dashboard and the support console: e-mail and password, JWT
 // sessions in an encrypted cookie (decision 0018). The only file here that knows about Next.
-import NextAuth, { CredentialsSignin } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db";
 import { origin } from "@/lib/env";
@@ -39,11 +39,15 @@ declare module "@auth/core/jwt" {
 
 export const signInPath = "/dashboard/sign-in";
 
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+/** Where Auth.js's routes are: next-auth reads AUTH_URL (after this config, per request) for its own URLs. */
+const authPath = "/api/auth";
+
+const authConfig = (): NextAuthConfig => ({
   // Read at request time, not at build time: the secret may come from DATA_DIR's key file.
   secret: authSecret(),
   // Kassa is its own server (server/main.ts); ORIGIN says how it is reached.
   trustHost: true,
+  basePath: authPath,
   // Secure, __Secure-/__Host- prefixed cookies whenever Kassa is served over https.
   useSecureCookies: origin().startsWith("https:"),
   session: { strategy: "jwt", maxAge: sessionMaxAgeSeconds, updateAge: 60 * 60 },
@@ -88,4 +92,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     warn: (code) => log.warn("auth.js warning", { code }),
     debug: () => {},
   },
-}));
+});
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  // Next hands route handlers a URL on `localhost:PORT` (server/main.ts); ORIGIN says how Kassa is
+  // reached, so Auth.js's redirects and URLs are built on it.
+  process.env.AUTH_URL = `${origin()}${authPath}`;
+  return authConfig();
+});

@@ -1,22 +1,28 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { functions } from "@/inngest/functions";
-import { resetEnv } from "@/lib/env";
+import { NextRequest } from "next/server";
+import { describe, expect, it, vi } from "vitest";
+import { inngestEnabled } from "@/lib/env";
+import { log } from "@/lib/log";
+import { GET, POST, PUT } from "./route";
 
-describe("/api/inngest", () => {
-  afterEach(() => {
-    delete process.env.INNGEST_DEV;
-    resetEnv();
-  });
-
-  it("serves every function to Inngest (introspection, dev mode)", async () => {
-    process.env.INNGEST_DEV = "1";
-    resetEnv();
-    const { GET } = await import("./route");
-    const response = await GET(new Request("http://localhost:3000/api/inngest") as never, undefined);
-    const body = (await response.json()) as Record<string, unknown>;
-    expect(response.status).toBe(200);
-    // Every function in the list, crons included (a function Inngest cannot read is left out of the count).
-    expect(functions.length).toBeGreaterThanOrEqual(8);
-    expect(body).toMatchObject({ function_count: functions.length, mode: "dev" });
+describe("/api/inngest without Inngest configured", () => {
+  it.each([
+    ["GET", GET],
+    ["POST", POST],
+    ["PUT", PUT],
+  ] as const)("answers %s with a 404 in the API's shape and logs no error", async (method, handler) => {
+    expect(inngestEnabled()).toBe(false);
+    const error = vi.spyOn(log, "error");
+    const consoleError = vi.spyOn(console, "error");
+    const request = new NextRequest("http://localhost:3000/api/inngest?fnId=x&stepId=step", {
+      method,
+      ...(method === "GET" ? {} : { body: JSON.stringify({ event: {}, steps: {} }) }),
+    });
+    const response = await handler(request, undefined);
+    const calls = [...error.mock.calls, ...consoleError.mock.calls];
+    error.mockRestore();
+    consoleError.mockRestore();
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "not_found", message: expect.any(String) });
+    expect(calls).toEqual([]);
   });
 });

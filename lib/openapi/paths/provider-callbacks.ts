@@ -28,7 +28,7 @@ const eventResponses = (signatureHeader: string): Record<number, ResponseConfig>
     ProviderEventReceivedSchema,
   ),
   400: jsonResponse(
-    `\`${signatureHeader}\` missing or not matching (\`invalid_signature\`), a body that is not a JSON event (\`invalid_payload\`), or too large (\`request_too_large\`).`,
+    `\`${signatureHeader}\` missing or not matching (\`invalid_signature\`), or a body that is not a JSON event (\`invalid_payload\`).`,
     ErrorMessageSchema,
   ),
 });

@@ -2322,6 +2322,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Too many requests. */
       429: {
         headers: {
@@ -2570,6 +2579,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -2722,6 +2740,15 @@ export interface operations {
       };
       /** @description The payment is not held for review. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2912,6 +2939,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -3009,6 +3045,15 @@ export interface operations {
       };
       /** @description `subscription_update_failed`: already canceled, or the subscription changed during the request (retry); or `idempotency_key_reused` (the Idempotency-Key was used with another request), `idempotency_key_in_use` (a request with it is still running). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3155,6 +3200,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -3243,6 +3297,15 @@ export interface operations {
       };
       /** @description The payout user is deactivated (`payout_user_inactive`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3495,6 +3558,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -3572,6 +3644,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -3642,6 +3723,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3841,6 +3931,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -3911,6 +4010,15 @@ export interface operations {
       };
       /** @description The withdrawal is already settled to another outcome (`withdrawal_not_pending`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4037,6 +4145,15 @@ export interface operations {
       };
       /** @description The withdrawal is already settled to another outcome (`withdrawal_not_pending`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4215,6 +4332,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -4342,6 +4468,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -4438,6 +4573,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4573,6 +4717,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -4700,6 +4853,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -4758,6 +4920,15 @@ export interface operations {
       };
       /** @description No webhook URL is set (`webhook_url_not_set`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4861,6 +5032,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4983,6 +5163,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -5053,6 +5242,15 @@ export interface operations {
       };
       /** @description The key is revoked (`api_key_revoked`), expired (`api_key_expired`) or already rolled (`api_key_already_rolled`); it authenticates this request and would end at once (`api_key_in_use`); or the Idempotency-Key was used with another request. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5137,6 +5335,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -5202,6 +5409,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -5260,6 +5476,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`), or one with it is still running (`idempotency_key_in_use`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5356,6 +5581,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -5412,8 +5646,17 @@ export interface operations {
           "application/json": components["schemas"]["ProviderEventReceived"];
         };
       };
-      /** @description `Stripe-Signature` missing or not matching (`invalid_signature`), a body that is not a JSON event (`invalid_payload`), or too large (`request_too_large`). */
+      /** @description `Stripe-Signature` missing or not matching (`invalid_signature`), or a body that is not a JSON event (`invalid_payload`). */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5500,8 +5743,17 @@ export interface operations {
           "application/json": components["schemas"]["ProviderEventReceived"];
         };
       };
-      /** @description `Sandbox-Signature` missing or not matching (`invalid_signature`), a body that is not a JSON event (`invalid_payload`), or too large (`request_too_large`). */
+      /** @description `Sandbox-Signature` missing or not matching (`invalid_signature`), or a body that is not a JSON event (`invalid_payload`). */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5616,6 +5868,15 @@ export interface operations {
           "text/html": string;
         };
       };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
       /** @description Unexpected failure. */
       500: {
         headers: {
@@ -5707,6 +5968,15 @@ export interface operations {
       };
       /** @description No such 3-D Secure challenge (`challenge_not_found`). */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
