@@ -32,7 +32,9 @@ function startJob(core: WorkerCore, job: ClaimedJob) {
   const lane = laneOf(core.lanes, job);
   const done = executeClaimedJob(core.db, job, core.context)
     .then(() => undefined)
-    .catch((error: unknown) => log.error("job could not be recorded", { jobId: job.id, kind: job.kind, error }))
+    .catch((error: unknown) =>
+      log.error("job could not be recorded", { jobId: job.id, kind: job.kind, error }),
+    )
     .finally(() => {
       stats.finished += 1;
       lane.running -= 1;

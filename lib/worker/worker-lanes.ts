@@ -60,7 +60,11 @@ export function claimLanes(lanes: readonly Lane[], asks: readonly number[]): Cla
 }
 
 /** After a claim: a lane that got every row it asked for probably has more due. */
-export function noteBacklogs(lanes: readonly Lane[], asks: readonly number[], claimed: readonly ClaimedJob[]) {
+export function noteBacklogs(
+  lanes: readonly Lane[],
+  asks: readonly number[],
+  claimed: readonly ClaimedJob[],
+) {
   lanes.forEach((lane, i) => {
     if (asks[i]! > 0) lane.backlog = claimed.filter((j) => laneOf(lanes, j) === lane).length === asks[i];
   });
