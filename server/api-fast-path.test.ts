@@ -322,7 +322,8 @@ describe("API fast path", () => {
 
   it("is drained at shutdown: a request under way finishes, with Connection: close", async () => {
     const pending = send("GET", "/api/__test/slow");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Waits for the request to be under way (a bound on a hang, not a time it must take).
+    for (let i = 0; i < 2000 && serving.inFlight === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(serving.inFlight).toBe(1);
     const drained = serving.drain();
     releaseSlow();

@@ -209,7 +209,7 @@ describe("webhook address policy", () => {
         url: receiver.url,
         body: "{}",
         headers: {},
-        timeoutMs: 1000,
+        timeoutMs: 10_000,
         allowPrivate: true,
       });
       expect(allowed).toMatchObject({ ok: true, statusCode: 200 });

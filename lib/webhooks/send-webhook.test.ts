@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const send = (body: string, headers: Record<string, string>, timeoutMs = 2000, path = "/hooks") =>
+const send = (body: string, headers: Record<string, string>, timeoutMs = 10_000, path = "/hooks") =>
   sendWebhook({
     url: `http://127.0.0.1:${receiver.port}${path}`,
     body,
@@ -71,7 +71,9 @@ describe("sending a webhook", () => {
       ),
       { numRuns: 150 },
     );
-  });
+    // 150 round trips: a bound on a hang, far above their time on a starved machine (a test timed
+    // out goes on sending into the next one).
+  }, 180_000);
 
   it("lets receivers refuse replays: an old webhook-timestamp fails Standard Webhooks verification", () => {
     const token = `whsec_${randomToken(32)}`;
@@ -113,11 +115,12 @@ describe("sending a webhook", () => {
   });
 
   it("gives up after the timeout", async () => {
-    reply = () => ({ status: 200, delayMs: 5000 });
+    // The receiver answers after a minute, past the test's own timeout: a send that waited for the
+    // answer could not return here.
+    reply = () => ({ status: 200, delayMs: 60_000 });
     const result = await send("{}", {}, 200);
     expect(result).toMatchObject({ ok: false, statusCode: null, error: "timeout after 200 ms" });
     expect(result.durationMs).toBeGreaterThanOrEqual(190);
-    expect(result.durationMs).toBeLessThan(4000); // not the receiver's 5 s
   });
 
   it("keeps the first 2 KB of the answer, and reads Retry-After", async () => {
@@ -162,14 +165,16 @@ describe("sending a webhook", () => {
           url: own.url,
           body: `{"n":${i}}`,
           headers: {},
-          timeoutMs: 2000,
+          timeoutMs: 10_000,
           allowPrivate: true,
         });
         expect(result).toMatchObject({ ok: true, statusCode: 200 });
       }
       expect(own.requests).toHaveLength(5);
       expect(own.requests.every((r) => r.headers.connection === "keep-alive")).toBe(true);
-      expect(own.connections).toBe(1);
+      // Reused: fewer connections than deliveries (a pooled connection idle past 4 s, as a starved
+      // machine may leave it between two sends, is rightly closed and a new one opened).
+      expect(own.connections).toBeLessThan(5);
     } finally {
       await own.close();
     }
@@ -196,9 +201,9 @@ describe("sending a webhook", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
     try {
-      const first = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 2000, allowPrivate: true });
+      const first = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 10_000, allowPrivate: true });
       expect(first).toMatchObject({ ok: true, statusCode: 200 });
-      const second = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 2000, allowPrivate: true });
+      const second = await sendWebhook({ url, body: "{}", headers: {}, timeoutMs: 10_000, allowPrivate: true });
       expect(second).toMatchObject({ ok: true, statusCode: 200, error: null });
       // The dropped request, then the same one on a second connection.
       expect({ connections, requests }).toEqual({ connections: 2, requests: 3 });

@@ -3,15 +3,17 @@ import os from "node:os";
 import type { Db } from "@/db/client";
 import type { JobKind } from "@/db/schema";
 import { env, inngestEnabled } from "@/lib/env";
-import { runHousekeeping } from "@/lib/housekeeping/run-housekeeping";
-import { ensureInstanceHeartbeat } from "@/lib/instances/instance-heartbeat";
-import { claimJobs, extendLeases, releaseJobs, type ClaimedJob } from "@/lib/jobs/claim-jobs";
-import { defaultJobContext, type JobContext, type JobContextOverrides } from "@/lib/job-context";
+import { markWorkerStopped } from "@/lib/health/worker-status";
+import { defaultJobContext, type JobContextOverrides } from "@/lib/job-context";
 import { registerLocalExecutor } from "@/lib/jobs/local-executors";
-import { executeClaimedJob } from "@/lib/jobs/run-job";
-import { markWorkerStopped, markWorkerTick } from "@/lib/health/worker-status";
 import { log } from "@/lib/log";
-import { reconcileOpenAttempts } from "@/lib/payments/reconcile-attempts";
+import { runClaimLoop, type WorkerCore, type WorkerStats } from "./claim-loop";
+import { finishOrRelease } from "./release-at-stop";
+import { createWakeSignal } from "./wake-signal";
+import { buildLanes } from "./worker-lanes";
+import { startHousekeeping, startLeaseHeartbeat, startReconciling } from "./worker-ticks";
+
+export type { WorkerStats } from "./claim-loop";
 
 export type EmbeddedWorkerOptions = {
   /** Jobs other than webhook attempts run at once (JOBS_CONCURRENCY, 8). */
@@ -34,20 +36,6 @@ export type EmbeddedWorkerOptions = {
   kinds?: JobKind[];
   /** Run even when Inngest is configured (tests). */
   force?: boolean;
-};
-
-export type WorkerStats = { claimed: number; finished: number; claims: number; peakRunning: number };
-
-/** Webhook attempts: slots of their own, so slow receivers never hold up the other work (and the reverse). */
-const webhookKinds: JobKind[] = ["deliver_webhook"];
-
-type Lane = {
-  capacity: number;
-  kinds?: JobKind[];
-  excludeKinds?: JobKind[];
-  running: number;
-  /** The last claim filled every free slot: more rows are probably due. */
-  backlog: boolean;
 };
 
 export type EmbeddedWorker = {
@@ -89,166 +77,26 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
   }
   const concurrency = options.concurrency ?? e.JOBS_CONCURRENCY;
   const webhookConcurrency = options.webhookConcurrency ?? e.WEBHOOK_CONCURRENCY;
-  const pollIntervalMs = options.pollIntervalMs ?? e.JOBS_POLL_INTERVAL_MS;
-  const leaseMs = options.leaseMs ?? e.JOBS_LEASE_SECONDS * 1000;
-  const stopGraceMs = options.stopGraceMs ?? 15_000;
-  const context: JobContext = defaultJobContext(options.context);
-
-  const lanes: Lane[] = [];
-  const wanted = options.kinds;
-  if (!wanted || wanted.some((k) => webhookKinds.includes(k)))
-    lanes.push({ capacity: webhookConcurrency, kinds: webhookKinds, running: 0, backlog: false });
-  const others = wanted?.filter((k) => !webhookKinds.includes(k));
-  if (!others || others.length)
-    lanes.push({
-      capacity: concurrency,
-      ...(others ? { kinds: others } : { excludeKinds: webhookKinds }),
-      running: 0,
-      backlog: false,
-    });
-  const laneOf = (job: ClaimedJob) =>
-    lanes.find((l) => (l.kinds ? l.kinds.includes(job.kind) : !l.excludeKinds!.includes(job.kind)))!;
-
-  const active = new Map<string, { job: ClaimedJob; lane: Lane; done: Promise<void> }>();
-  const stats: WorkerStats = { claimed: 0, finished: 0, claims: 0, peakRunning: 0 };
   let running = true;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
-  /** New work may be due (a commit announced jobs, or the poll interval passed): every lane looks. */
-  let fresh = true;
-  /** A slot was freed: only lanes with a backlog claim again. */
-  const wakeForSlot = () => {
-    woken = true;
-    wakeUp?.();
+  const core: WorkerCore = {
+    db,
+    id,
+    leaseMs: options.leaseMs ?? e.JOBS_LEASE_SECONDS * 1000,
+    context: defaultJobContext(options.context),
+    lanes: buildLanes(options.kinds, { webhooks: webhookConcurrency, others: concurrency }),
+    active: new Map(),
+    stats: { claimed: 0, finished: 0, claims: 0, peakRunning: 0 },
+    signal: createWakeSignal(),
+    running: () => running,
   };
-  const wake = () => {
-    fresh = true;
-    wakeForSlot();
-  };
-  /** Waits for a wake-up or `ms`; answers whether the time ran out. */
-  const idle = (ms: number) =>
-    new Promise<boolean>((resolve) => {
-      if (woken) {
-        woken = false;
-        return resolve(false);
-      }
-      const timer = setTimeout(() => done(true), ms);
-      function done(timedOut = false) {
-        clearTimeout(timer);
-        wakeUp = null;
-        woken = false;
-        resolve(timedOut);
-      }
-      wakeUp = () => done();
-    });
-
-  const start = (job: ClaimedJob) => {
-    const lane = laneOf(job);
-    const done = executeClaimedJob(db, job, context)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        log.error("job could not be recorded", { jobId: job.id, kind: job.kind, error }),
-      )
-      .finally(() => {
-        stats.finished += 1;
-        lane.running -= 1;
-        active.delete(job.id);
-        wakeForSlot();
-      });
-    stats.claimed += 1;
-    lane.running += 1;
-    active.set(job.id, { job, lane, done });
-    stats.peakRunning = Math.max(stats.peakRunning, active.size);
-  };
-
-  const loop = (async () => {
-    while (running) {
-      markWorkerTick(); // readiness: background work is running (lib/health)
-      // Each lane asks for its free slots. With a backlog, once a batch of them is free (each
-      // claim is a round trip), or at once when new work was announced or the poll interval
-      // passed (slow jobs free slots slowly). Without one, only then: a freed slot alone does
-      // not make anything due.
-      const announced = fresh;
-      fresh = false;
-      const asks = lanes.map((lane) => {
-        const free = lane.capacity - lane.running;
-        if (!lane.backlog && !announced) return 0;
-        const batch = lane.backlog && !announced ? Math.max(1, Math.floor(lane.capacity / 4)) : 1;
-        return free >= batch ? free : 0;
-      });
-      if (asks.some((n) => n > 0)) {
-        let claimed: ClaimedJob[];
-        try {
-          stats.claims += 1;
-          claimed = await claimJobs(db, {
-            workerId: id,
-            leaseMs,
-            lanes: lanes.map((lane, i) => ({
-              limit: asks[i]!,
-              kinds: lane.kinds,
-              excludeKinds: lane.excludeKinds,
-            })),
-          });
-        } catch (error) {
-          if (!running) break;
-          log.error("claiming jobs failed", { workerId: id, error });
-          await idle(pollIntervalMs * 4);
-          fresh = true;
-          continue;
-        }
-        // A claim that raced stop() still runs: stop() waits for (or releases) it.
-        for (const job of claimed) start(job);
-        lanes.forEach((lane, i) => {
-          if (asks[i]! > 0) lane.backlog = claimed.filter((j) => laneOf(j) === lane).length === asks[i];
-        });
-      }
-      if (await idle(pollIntervalMs)) fresh = true;
-    }
-  })();
-
-  const heartbeat = setInterval(
-    () => {
-      const held = [...active.values()].map((a) => a.job);
-      extendLeases(db, held, leaseMs).catch((error: unknown) =>
-        log.warn("lease renewal failed", { workerId: id, error }),
-      );
-    },
-    Math.max(1000, Math.floor(leaseMs / 3)),
-  );
-  heartbeat.unref();
-  // Rows past their retention are pruned at start and on a tick (any instance may: lib/housekeeping).
-  let pruning: Promise<void> = Promise.resolve();
-  const prune = () => {
-    pruning = runHousekeeping(db)
-      .then((deleted) => log.info("housekeeping done", { workerId: id, deleted }))
-      .catch((error: unknown) => log.warn("housekeeping failed", { workerId: id, error }));
-  };
-  const housekeeping = setInterval(
-    prune,
-    options.housekeepingIntervalMs ?? e.HOUSEKEEPING_INTERVAL_MINUTES * 60_000,
-  );
-  prune();
-  housekeeping.unref();
-  // This process is alive (instances), and payment attempts dead ones left open are settled from
-  // their providers on a tick (any instance may, at once: settling is idempotent; decision 0025).
-  ensureInstanceHeartbeat(db).catch((error: unknown) =>
-    log.warn("instance registration failed", { workerId: id, error }),
-  );
-  let reconciling: Promise<void> | null = null;
-  const reconcile = setInterval(
-    () => {
-      reconciling ??= reconcileOpenAttempts(db)
-        .then((result) => {
-          if (result.checked) log.info("reconciliation done", { workerId: id, ...result });
-        })
-        .catch((error: unknown) => log.warn("reconciliation failed", { workerId: id, error }))
-        .finally(() => (reconciling = null));
-    },
-    options.reconcileIntervalMs ?? e.RECONCILE_INTERVAL_SECONDS * 1000,
-  );
-  reconcile.unref();
-
-  const unregister = registerLocalExecutor({ wake, context });
+  const loop = runClaimLoop(core, options.pollIntervalMs ?? e.JOBS_POLL_INTERVAL_MS);
+  const ticks = [
+    startLeaseHeartbeat(core),
+    startHousekeeping(db, id, options.housekeepingIntervalMs ?? e.HOUSEKEEPING_INTERVAL_MINUTES * 60_000),
+    startReconciling(db, id, options.reconcileIntervalMs ?? e.RECONCILE_INTERVAL_SECONDS * 1000),
+  ];
+  const wake = () => core.signal.wake();
+  const unregister = registerLocalExecutor({ wake, context: core.context });
   let stopped: Promise<void> | null = null;
   log.info("embedded worker started", { workerId: id, concurrency, webhookConcurrency });
 
@@ -257,7 +105,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
     get running() {
       return running;
     },
-    stats,
+    stats: core.stats,
     wake,
     stop: () =>
       (stopped ??= (async () => {
@@ -266,23 +114,8 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
         unregister();
         wake();
         await loop;
-        const pending = [...active.values()];
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.all(pending.map((a) => a.done)),
-          new Promise((resolve) => (timer = setTimeout(resolve, stopGraceMs))),
-        ]);
-        clearTimeout(timer);
-        const leftover = [...active.values()].map((a) => a.job);
-        if (leftover.length) {
-          log.warn("releasing jobs still running at stop", { workerId: id, jobs: leftover.map((j) => j.id) });
-          await releaseJobs(db, leftover);
-        }
-        clearInterval(heartbeat);
-        clearInterval(housekeeping);
-        clearInterval(reconcile);
-        await pruning;
-        await reconciling;
+        await finishOrRelease(core, options.stopGraceMs ?? 15_000);
+        await Promise.all(ticks.map((tick) => tick.stop()));
         log.info("embedded worker stopped", { workerId: id });
       })()),
   };

@@ -90,7 +90,7 @@ export async function startLoopbackReceiver(
     port: 0,
     requests,
     connections: 0,
-    waitForRequests(count: number, timeoutMs = 10_000) {
+    waitForRequests(count: number, timeoutMs = 30_000) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(

@@ -6,17 +6,18 @@ import {
   authenticatePaymentIntent,
   cancelSubscriptionFromDashboard,
   dashboardCtx,
-  dashboardRoutes,
   failNextRequests,
   resumeSubscriptionFromDashboard,
   setBillingSettings,
   setCardBehavior,
   waitForIdle,
 } from "./dashboard";
+import { dashboardRoutes } from "./dashboard-routes";
 import { randomBase62 } from "./ids";
 import { resumeAdvances } from "./clock";
 import type { EmulatorPersistence } from "./persistence";
-import { noSaving, PersistentSaver, SharedSaver } from "./persistence-saver";
+import { noSaving, PersistentSaver } from "./persistence-saver";
+import { SharedSaver } from "./persistence-shared-saver";
 import { accountRoutes } from "./resources/account";
 import { chargeRoutes } from "./resources/charges";
 import { customerRoutes } from "./resources/customers";

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { runDueWork } from "./clock";
-import { type DashboardRoute, matchDashboard } from "./dashboard";
+import type { DashboardRoute } from "./dashboard-routes";
+import { matchDashboard } from "./dashboard-serve";
 import { apiError, invalidRequest, StripeApiError, withRequestLog } from "./errors";
 import { defaultApiVersion } from "./events";
 import { expandResponse } from "./expand";

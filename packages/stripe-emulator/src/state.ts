@@ -215,7 +215,7 @@ export interface Emulator {
   saver: StateSaver;
 }
 
-/** What the emulator's code calls to persist changes (src/persistence-saver.ts implements it). */
+/** What the emulator's code calls to persist changes (src/persistence-saver.ts and src/persistence-shared-saver.ts implement it). */
 export interface StateSaver {
   /** This account may have changed (its internals are compared at the next save). */
   touch(account: Account): void;
