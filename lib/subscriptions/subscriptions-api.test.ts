@@ -374,6 +374,14 @@ describe("POST /subscriptions/{id}/resume", () => {
       expect(res.status, by).toBe(403);
       expect(isErrorMessage(res.body)).toBe(true);
       expect((await subscriptionRow(id)).cancelAtPeriodEnd).toBe(true);
+      // Each names who scheduled it and who alone may undo it.
+      expect(res.body.message, by).toBe(
+        {
+          payer: "The customer scheduled this cancellation: only the customer can undo it",
+          admin: "This cancellation was scheduled by service support: only support can undo it",
+          system: "Kassa (the system) scheduled this cancellation: only service support can undo it",
+        }[by],
+      );
     }
     const { id } = await subscribed(biz);
     await cancel(biz, id, { at_period_end: false });
@@ -399,6 +407,25 @@ describe("POST /subscriptions/{id}/resume", () => {
     await expect(
       cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: false, by: "payer" }),
     ).rejects.toMatchObject({ code: "immediate_cancel_not_allowed" });
+  });
+
+  it("only the customer undoes the customer's cancellation: service support cannot; support undoes the system's", async () => {
+    const { biz, id } = await subscribed();
+    const { resumeSubscription } = await import("./resume-subscription");
+    await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "payer" });
+    await expect(resumeSubscription(testDb(), biz.business.id, id, { by: "admin" })).rejects.toMatchObject({
+      code: "resume_not_allowed",
+      message: "The customer scheduled this cancellation: only the customer can undo it",
+    });
+    expect(await subscriptionRow(id)).toMatchObject({ cancelAtPeriodEnd: true, cancelRequestedBy: "payer" });
+    await testDb()
+      .update(subscriptions)
+      .set({ cancelRequestedBy: "system", cancellationReason: "x" })
+      .where(eq(subscriptions.id, id));
+    await expect(resumeSubscription(testDb(), biz.business.id, id, { by: "payer" })).rejects.toMatchObject({
+      code: "resume_not_allowed",
+    });
+    expect((await resumeSubscription(testDb(), biz.business.id, id, { by: "admin" })).cancelAtPeriodEnd).toBe(false);
   });
 });
 
