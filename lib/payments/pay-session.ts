@@ -237,7 +237,7 @@ async function prepare(tx: Db, sessionId: string, input: ParsedInput, ctx: PayCo
       throw ValidationError.field("card", "card is required");
   }
 
-  const { amount, fees, screeningFee: screening } = quotePayment(business, method, session.amount);
+  const { amount, fees, screeningFee: screening } = quotePayment(business, method, session);
   const ip = ctx.via === "session_start" ? (session.requiredIp ?? session.creatorIp) : ctx.ip;
   const country = countryOfIp(ip);
   const userAgent = ctx.userAgent ? ctx.userAgent.slice(0, 1000) : null;

@@ -142,6 +142,7 @@ export async function createSession(
     requiredIp,
     creatorIp: caller.keyKind === "public" ? context.clientIp : null,
     keyKind: caller.keyKind,
+    isCompany: input.is_company ?? false,
     expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
   };
   // Its expiry (24 h later on the business's clock) is written with it, or not at all.
@@ -255,6 +256,7 @@ function sessionInsert(db: Db, stemmed: boolean) {
       requiredIp: p("requiredIp"),
       creatorIp: p("creatorIp"),
       keyKind: p("keyKind"),
+      isCompany: p("isCompany"),
       expiresAt: p("expiresAt"),
     })
     .returning({
