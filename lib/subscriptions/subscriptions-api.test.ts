@@ -433,3 +433,42 @@ async function subscriptionRow(id: string) {
   const [row] = await testDb().select().from(subscriptions).where(eq(subscriptions.id, id));
   return row!;
 }
+
+describe("rules the interface states, through the API", () => {
+  it("items: the signup session's, with quantity and price, not only names", async () => {
+    const items = [
+      { name: "Seat", quantity: 3, price: 1200 },
+      { name: "Support", quantity: 1, price: 400 },
+    ];
+    const { biz, id } = await subscribed(undefined, { overrides: { amount: 4000, items } });
+    const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual(items);
+    expect(res.body.amount).toBe(4000);
+  });
+
+  it("cancellation_reason is an open string: an unknown value is passed on as it is", async () => {
+    const { biz, id } = await subscribed();
+    await testDb()
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd: true, cancelRequestedBy: null, cancellationReason: "a_reason_added_later" })
+      .where(eq(subscriptions.id, id));
+    // The api helper also checks the answer against the OpenAPI document: no enum refuses it.
+    const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
+    expect(res.status).toBe(200);
+    expect(res.body.cancellation_reason).toBe("a_reason_added_later");
+    const listed = await api<{ data: SubscriptionView[] }>("GET", "/subscriptions?status=canceling", { key: biz.secretKey });
+    expect(listed.body.data.find((s) => s.id === id)?.cancellation_reason).toBe("a_reason_added_later");
+  });
+
+  it("502 subscription_update_failed when the provider refuses a cancel; nothing changes", async () => {
+    const { biz, id, providerId } = await subscribed();
+    // Ended at Stripe behind Kassa's back (its event not processed yet): Stripe refuses to schedule it.
+    await sdkFor(emulator(), emulatorKey(biz)).subscriptions.cancel(providerId);
+    const refused = await cancel(biz, id);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toBe("subscription_update_failed");
+    expect(isErrorMessage(refused.body)).toBe(true);
+    expect(await subscriptionRow(id)).toMatchObject({ status: "active", cancelAtPeriodEnd: false, pendingOp: null });
+  });
+});
