@@ -1,4 +1,4 @@
-import { resumeRefusal } from "@/lib/subscriptions/resume-subscription";
+import { resumeRefusal } from "@/lib/subscriptions/resume-refusal";
 import type { SubscriptionView } from "@/lib/subscriptions/subscription-view";
 import type { StatusTone } from "./format";
 
