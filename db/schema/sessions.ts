@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 import { paymentMethods } from "./payment-methods";
@@ -33,6 +33,8 @@ export const sessions = pgTable(
     /** IP of the client that created the session with a public key. */
     creatorIp: text("creator_ip"),
     keyKind: text("key_kind", { enum: ["secret", "public"] }).notNull(),
+    /** The payer is a business (`is_company`): charged the methods' company fees (decision 0040). */
+    isCompany: boolean("is_company").notNull().default(false),
     expiresAt: tsCol("expires_at").notNull(),
     createdAt: createdAt(),
   },

@@ -263,6 +263,29 @@ describe("the business's Stripe test clock", () => {
     expect(invoices.data.map((i) => i.status)).toEqual(["paid", "paid"]);
   });
 
+  it("cannot move: 502 in the contract's shape, and the business's clock and the test clock stay where they were", async () => {
+    const { emulator } = await startSandboxProviders({ webhookRetryDelaysMs: [] });
+    const biz = await createTestBusiness();
+    const key = sandboxStripeKey(biz.business.id);
+    const clockId = await ensureSandboxTestClock(testDb(), biz.business);
+    const stripe = sdkFor(emulator, key);
+    const before = await stripe.testHelpers.testClocks.retrieve(clockId);
+    const offset = async () =>
+      (await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id)))[0]!.clockOffsetMs;
+    emulator.setUnreachable(true, key);
+    const failed = await advance(biz.secretKey, { seconds: 86400 });
+    emulator.setUnreachable(false, key);
+    expect(failed.status).toBe(502);
+    expect(failed.body).toEqual({ error: "provider_error", message: expect.stringMatching(/test clock did not move.*unchanged/) });
+    expect(await offset()).toBe(0);
+    expect((await stripe.testHelpers.testClocks.retrieve(clockId)).frozen_time).toBe(before.frozen_time);
+    // Once it can, the advance moves both by the seconds asked, not more.
+    const moved = await advance(biz.secretKey, { seconds: 60 });
+    expect(moved.status).toBe(200);
+    expect(await offset()).toBe(60_000);
+    expect((await stripe.testHelpers.testClocks.retrieve(clockId)).frozen_time).toBe(Math.floor(Date.parse(moved.body.now) / 1000));
+  });
+
   it("is not shared: another business's advance leaves it alone", async () => {
     const { emulator } = await startSandboxProviders({ webhookRetryDelaysMs: [] });
     const biz = await createTestBusiness();

@@ -151,7 +151,7 @@ export async function getCheckoutPage(db: Db, sessionId: string): Promise<Checko
     methods: methods.map((m) => {
       // Exactly what paySession will charge (the same quote); renewals charge it without the
       // one-time screening fee (startSubscription's unit_amount).
-      const quote = quotePayment(business, m, session.amount);
+      const quote = quotePayment(business, m, session);
       const total = quote.amount;
       return {
         id: m.id,

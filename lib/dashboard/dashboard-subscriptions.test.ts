@@ -222,9 +222,11 @@ describe("subscription wording", () => {
     expect(subscriptionStatusLabel({ status: "past_due", cancel_at_period_end: false }).label).toBe("Past due");
     expect(subscriptionStatusLabel({ status: "canceled", cancel_at_period_end: true }).label).toBe("Canceled");
     expect(resumeBlockedReason({ cancel_requested_by: "payer" }, false)).toMatch(/only the customer/);
-    expect(resumeBlockedReason({ cancel_requested_by: "admin" }, false)).toMatch(/only support/);
-    expect(resumeBlockedReason({ cancel_requested_by: "system" }, false)).toMatch(/only support/);
+    expect(resumeBlockedReason({ cancel_requested_by: "admin" }, false)).toMatch(/service support: only support/);
+    expect(resumeBlockedReason({ cancel_requested_by: "system" }, false)).toMatch(/^Kassa \(the system\) scheduled .*only service support/);
     for (const by of ["api", "manager", null] as const) expect(resumeBlockedReason({ cancel_requested_by: by }, false)).toBeNull();
-    expect(resumeBlockedReason({ cancel_requested_by: "payer" }, true)).toBeNull();
+    // Only the customer undoes the customer's: support is not offered it either.
+    expect(resumeBlockedReason({ cancel_requested_by: "payer" }, true)).toMatch(/only the customer/);
+    for (const by of ["api", "manager", "admin", "system", null] as const) expect(resumeBlockedReason({ cancel_requested_by: by }, true)).toBeNull();
   });
 });

@@ -18,6 +18,8 @@ export type SettingsView = {
   mode: Business["mode"];
   returnUrl: string | null;
   passFeesToCustomer: boolean;
+  /** Switched on the Payouts page; Settings links there (the API's 403 sends merchants to Settings). */
+  payoutsEnabled: boolean;
   fraud: FraudSettings;
   fraudScreeningFeeCents: number;
   brandColor: string | null;
@@ -32,6 +34,7 @@ export async function getSettingsView(db: Db, businessId: string): Promise<Setti
     mode: business.mode,
     returnUrl: business.returnUrl,
     passFeesToCustomer: business.passFeesToCustomer,
+    payoutsEnabled: business.payoutsEnabled,
     fraud: fraudSettingsOf(business),
     fraudScreeningFeeCents: business.fraudScreeningFeeCents,
     brandColor: business.brandColor,

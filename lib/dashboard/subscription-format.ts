@@ -1,3 +1,4 @@
+import { resumeRefusal } from "@/lib/subscriptions/resume-refusal";
 import type { SubscriptionView } from "@/lib/subscriptions/subscription-view";
 import type { StatusTone } from "./format";
 
@@ -24,14 +25,10 @@ export function actorLabel(actor: SubscriptionView["canceled_by"]): string {
 }
 
 /**
- * Why the dashboard cannot withdraw a scheduled cancellation, before trying (the service refuses
- * it anyway, with the API's message): the customer's, support's and the system's are not the
- * business's to undo; support may undo any.
+ * Why the dashboard cannot withdraw a scheduled cancellation, before trying: the service's own rule
+ * and words (it refuses it anyway). Support acts as `admin`, other staff as `manager`.
  */
 export function resumeBlockedReason(s: Pick<SubscriptionView, "cancel_requested_by">, isSupport: boolean): string | null {
-  if (isSupport) return null;
-  if (s.cancel_requested_by === "payer") return "The customer scheduled this cancellation: only the customer can undo it.";
-  if (s.cancel_requested_by === "admin" || s.cancel_requested_by === "system")
-    return "Service support or Kassa scheduled this cancellation: only support can undo it.";
-  return null;
+  const refusal = resumeRefusal(isSupport ? "admin" : "manager", s.cancel_requested_by);
+  return refusal ? `${refusal}.` : null;
 }

@@ -33,7 +33,7 @@ export function json(status: number, body: unknown, headers?: HeadersInit): Resp
   const text = JSON.stringify(body);
   const response = new Response(text, { status, headers });
   response.headers.set("content-type", "application/json; charset=utf-8");
-  response.headers.set("cache-control", "no-store");
+  if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
   jsonTexts.set(response, text);
   return response;
 }

@@ -64,6 +64,21 @@ describe("GET /payments/methods", () => {
     expect(res.body.sandbox_bitcoin?.fees).toEqual({ static_fees: 0, percent_fees: 0.01 });
   });
 
+  it("may be cached privately for 5 minutes (the interface recommends 5 to 15); errors are not cached", async () => {
+    for (const key of [biz.publicKey, biz.secretKey]) {
+      const res = await list("?countries=US", key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("private, max-age=300");
+      expect(res.headers.get("vary")?.toLowerCase()).toContain("authorization");
+    }
+    const bad = await list("?countries=USA");
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("cache-control")).toBe("no-store");
+    const unauthorized = await list("", "pk_test_nope");
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get("cache-control")).toBe("no-store");
+  });
+
   it("public and secret keys give the same answer", async () => {
     expect((await list("", biz.secretKey)).body).toEqual((await list("", biz.publicKey)).body);
   });

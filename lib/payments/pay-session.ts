@@ -29,13 +29,14 @@ import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-f
 import { ensureSandboxTestClock } from "@/lib/providers/stripe/ensure-sandbox-test-clock";
 import type { CardInstrument } from "@/lib/providers/types";
 import { activeMethods } from "@/lib/sessions/create-session";
-import { parseDbTime } from "@/lib/time";
+import { parseDbTime, toDbTime } from "@/lib/time";
 import { getPayment, sessionExpired, type PaymentView } from "./get-payment";
 import { cardPaymentDetails, lockAttempt, lockSession, rememberProviderObject } from "./payment-records";
 import { quotePayment } from "./quote-payment";
 import { chargeSettlement } from "./refresh-payment";
 import { sandboxChallengeUrl } from "./sandbox-challenge";
 import { settleAttempt, type SettleResult } from "./settle-attempt";
+import { businessNow } from "@/lib/clock";
 
 export type PayInput = {
   /** Catalogue id: "stripe_credit", "stripe_apple_pay", "stripe_google_pay", "sandbox_bitcoin", "sandbox_pix_br". */
@@ -237,7 +238,7 @@ async function prepare(tx: Db, sessionId: string, input: ParsedInput, ctx: PayCo
       throw ValidationError.field("card", "card is required");
   }
 
-  const { amount, fees, screeningFee: screening } = quotePayment(business, method, session.amount);
+  const { amount, fees, screeningFee: screening } = quotePayment(business, method, session);
   const ip = ctx.via === "session_start" ? (session.requiredIp ?? session.creatorIp) : ctx.ip;
   const country = countryOfIp(ip);
   const userAgent = ctx.userAgent ? ctx.userAgent.slice(0, 1000) : null;
@@ -276,7 +277,14 @@ async function prepare(tx: Db, sessionId: string, input: ParsedInput, ctx: PayCo
   else
     await tx
       .insert(payments)
-      .values({ ...fresh, id: paymentId, sessionId: session.id, businessId: business.id, attemptId });
+      .values({
+        ...fresh,
+        id: paymentId,
+        sessionId: session.id,
+        businessId: business.id,
+        attemptId,
+        createdAt: toDbTime(businessNow(business)),
+      });
   if (superseded)
     await tx
       .update(paymentAttempts)

@@ -27,6 +27,8 @@ import {
   rememberProviderObject,
 } from "./payment-records";
 import { executeRefundsNow, reserveRefund } from "./refund-payment";
+import { businessNow } from "@/lib/clock";
+import { toDbTime } from "@/lib/time";
 
 /** What the provider says about an attempt, in Kassa's terms. */
 export type Settlement =
@@ -65,8 +67,6 @@ async function duplicateRefunds(tx: Db, provider: string, providerPaymentId: str
 
 export type SettleResult = { payment: Payment | null; attempt: PaymentAttempt; changed: boolean };
 
-const nowIso = () => new Date().toISOString();
-
 /** Statuses under which the session's money has been taken (or is held) by the current attempt. */
 const paidStatuses: readonly PaymentStatus[] = ["succeeded", "pending_review", "declined"];
 
@@ -90,6 +90,8 @@ export async function settleAttempt(
   const refundIds: string[] = [];
   const result = await transactionWithJobs(db, async (tx): Promise<SettleResult> => {
     const { session, business, payment } = await lockSession(tx, known.sessionId);
+    // Completion times are the business's (a sandbox clock may be ahead of real time).
+    const nowIso = () => toDbTime(businessNow(business));
     const attempt = (await lockAttempt(tx, attemptId))!;
     const current = payment?.attemptId === attempt.id;
     const unchanged: SettleResult = { payment, attempt, changed: false };

@@ -142,6 +142,9 @@ export async function createSession(
     requiredIp,
     creatorIp: caller.keyKind === "public" ? context.clientIp : null,
     keyKind: caller.keyKind,
+    isCompany: input.is_company ?? false,
+    // The business's clock (a sandbox clock may be ahead), like every time the business sees.
+    createdAt: toDbTime(now),
     expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
   };
   // Its expiry (24 h later on the business's clock) is written with it, or not at all.
@@ -207,7 +210,7 @@ export async function createSession(
   }
 }
 
-type SessionValues = typeof sessions.$inferInsert & { id: string; expiresAt: string };
+type SessionValues = typeof sessions.$inferInsert & { id: string; createdAt: string; expiresAt: string };
 
 /** The expiry job's fixed part (kind, clock, attempts); its per-session values are placeholders. */
 const expiryJobTemplate: JobTemplate = (() => {
@@ -255,6 +258,8 @@ function sessionInsert(db: Db, stemmed: boolean) {
       requiredIp: p("requiredIp"),
       creatorIp: p("creatorIp"),
       keyKind: p("keyKind"),
+      isCompany: p("isCompany"),
+      createdAt: p("createdAt"),
       expiresAt: p("expiresAt"),
     })
     .returning({

@@ -4,7 +4,7 @@ import { businessNow } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
-import { parseDbTime } from "@/lib/time";
+import { parseDbTime, toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 
 /**
@@ -34,6 +34,7 @@ export const expireSessionJob: JobHandler = async (db, job) => {
         businessId: row.session.businessId,
         status: "expired",
         amount: row.session.amount,
+        createdAt: toDbTime(businessNow(row.business)),
       })
       .onConflictDoNothing({ target: payments.sessionId })
       .returning();

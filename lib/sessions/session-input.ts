@@ -172,6 +172,13 @@ export const sessionInputSchema = z
       }),
     metadata: metadataSchema,
     email: email.nullish(),
+    is_company: z
+      .boolean({ error: "is_company must be true or false" })
+      .nullish()
+      .meta({
+        description:
+          "Kassa's addition: the payer is a business, charged the company fees GET /payments/methods lists with `is_company=true`. Default false.",
+      }),
     subscription: subscriptionSchema.nullish(),
   })
   .refine((input) => input.amount === itemsTotal(input.items), {

@@ -33,6 +33,35 @@ function providerReason(reason: string | null): string {
   return "provider_deleted";
 }
 
+/**
+ * Who ended a subscription the provider reports canceled, and why. An end the provider decided
+ * itself (retries exhausted, a dispute) is the provider's, even when a Kassa actor had scheduled
+ * one before: Stripe's reason outranks the `kassa:` comment. Otherwise the comment names the
+ * Kassa actor, else the one who scheduled it, else the provider.
+ */
+export function whoEnded(
+  subscription: Pick<Subscription, "cancelAtPeriodEnd" | "cancelRequestedBy" | "cancellationReason" | "pendingOp">,
+  state: Pick<ProviderSubscriptionState, "cancelComment" | "cancellationReason">,
+): { by: SubscriptionActor; reason: string } {
+  if (state.cancellationReason === "payment_failed" || state.cancellationReason === "payment_disputed")
+    return { by: "provider", reason: providerReason(state.cancellationReason) };
+  const scheduledBy = subscription.cancelAtPeriodEnd ? subscription.cancelRequestedBy : null;
+  const by = actorOfComment(state.cancelComment) ?? scheduledBy ?? "provider";
+  if (by === "provider")
+    return {
+      by,
+      reason:
+        subscription.cancelAtPeriodEnd && subscription.cancellationReason
+          ? subscription.cancellationReason
+          : providerReason(state.cancellationReason),
+    };
+  const reason =
+    subscription.pendingOp === "cancel" || !subscription.cancellationReason
+      ? reasonOfActor(by, subscription.cancellationReason)
+      : subscription.cancellationReason;
+  return { by, reason };
+}
+
 /** Scheduled cancellations only the customer or support may withdraw: re-applied if undone at Stripe. */
 const protectedRequesters: readonly SubscriptionActor[] = ["payer", "admin", "system"];
 
@@ -51,17 +80,7 @@ export async function applyProviderState(
     const { subscription, business } = await lockSubscription(tx, subscriptionId);
     if (subscription.status === "canceled") return subscription;
     if (state.status === "canceled") {
-      const actor = actorOfComment(state.cancelComment);
-      const by: SubscriptionActor =
-        actor ?? (subscription.cancelAtPeriodEnd ? subscription.cancelRequestedBy : null) ?? "provider";
-      const reason =
-        by === "provider"
-          ? subscription.cancelAtPeriodEnd && subscription.cancellationReason
-            ? subscription.cancellationReason
-            : providerReason(state.cancellationReason)
-          : subscription.pendingOp === "cancel" || !subscription.cancellationReason
-            ? reasonOfActor(by, subscription.cancellationReason)
-            : subscription.cancellationReason;
+      const { by, reason } = whoEnded(subscription, state);
       return endSubscription(tx, business, subscription, {
         by,
         reason,

@@ -18,6 +18,7 @@ import { parseDbTime, toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { cycleOfPeriod } from "./interval";
 import { lockSubscription, updateSubscription, webhookSubscriptionInfo } from "./subscription-records";
+import { businessNow } from "@/lib/clock";
 
 export type RenewalResult =
   { cycle: number; outcome: "paid" | "failed" | "unchanged" } | { outcome: "not_a_renewal" };
@@ -80,7 +81,7 @@ export async function recordRenewal(
           netAmount: Math.max(0, invoice.amountPaid - subscription.unitFees),
           failureCode: null,
           failureMessage: null,
-          completedAt: sql`now()`,
+          completedAt: toDbTime(businessNow(business)),
           updatedAt: sql`now()`,
         })
         .where(eq(payments.id, payment.id))
@@ -171,6 +172,7 @@ async function openCycle(
 ): Promise<SubscriptionCycle> {
   const [signup] = await tx.select().from(payments).where(eq(payments.id, subscription.initialPaymentId));
   const sessionId = newId("session");
+  const now = toDbTime(businessNow(business));
   await tx.insert(sessions).values({
     id: sessionId,
     businessId: business.id,
@@ -184,7 +186,8 @@ async function openCycle(
     paymentMethodId: `${subscription.provider}_${subscription.paymentMethod}`,
     keyKind: "secret",
     // Nothing to pay on Kassa's page: the provider charges it.
-    expiresAt: sql`now()` as unknown as string,
+    expiresAt: now,
+    createdAt: now,
   });
   await tx.insert(payments).values({
     id: newId("payment"),
@@ -198,6 +201,7 @@ async function openCycle(
     providerCustomerId: subscription.providerCustomerId,
     customerDetails: subscription.payerDetails,
     paymentDetails: signup?.paymentDetails ?? null,
+    createdAt: now,
   });
   const [row] = await tx
     .insert(subscriptionCycles)

@@ -374,6 +374,14 @@ describe("POST /subscriptions/{id}/resume", () => {
       expect(res.status, by).toBe(403);
       expect(isErrorMessage(res.body)).toBe(true);
       expect((await subscriptionRow(id)).cancelAtPeriodEnd).toBe(true);
+      // Each names who scheduled it and who alone may undo it.
+      expect(res.body.message, by).toBe(
+        {
+          payer: "The customer scheduled this cancellation: only the customer can undo it",
+          admin: "This cancellation was scheduled by service support: only support can undo it",
+          system: "Kassa (the system) scheduled this cancellation: only service support can undo it",
+        }[by],
+      );
     }
     const { id } = await subscribed(biz);
     await cancel(biz, id, { at_period_end: false });
@@ -400,9 +408,67 @@ describe("POST /subscriptions/{id}/resume", () => {
       cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: false, by: "payer" }),
     ).rejects.toMatchObject({ code: "immediate_cancel_not_allowed" });
   });
+
+  it("only the customer undoes the customer's cancellation: service support cannot; support undoes the system's", async () => {
+    const { biz, id } = await subscribed();
+    const { resumeSubscription } = await import("./resume-subscription");
+    await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "payer" });
+    await expect(resumeSubscription(testDb(), biz.business.id, id, { by: "admin" })).rejects.toMatchObject({
+      code: "resume_not_allowed",
+      message: "The customer scheduled this cancellation: only the customer can undo it",
+    });
+    expect(await subscriptionRow(id)).toMatchObject({ cancelAtPeriodEnd: true, cancelRequestedBy: "payer" });
+    await testDb()
+      .update(subscriptions)
+      .set({ cancelRequestedBy: "system", cancellationReason: "x" })
+      .where(eq(subscriptions.id, id));
+    await expect(resumeSubscription(testDb(), biz.business.id, id, { by: "payer" })).rejects.toMatchObject({
+      code: "resume_not_allowed",
+    });
+    expect((await resumeSubscription(testDb(), biz.business.id, id, { by: "admin" })).cancelAtPeriodEnd).toBe(false);
+  });
 });
 
 async function subscriptionRow(id: string) {
   const [row] = await testDb().select().from(subscriptions).where(eq(subscriptions.id, id));
   return row!;
 }
+
+describe("rules the interface states, through the API", () => {
+  it("items: the signup session's, with quantity and price, not only names", async () => {
+    const items = [
+      { name: "Seat", quantity: 3, price: 1200 },
+      { name: "Support", quantity: 1, price: 400 },
+    ];
+    const { biz, id } = await subscribed(undefined, { overrides: { amount: 4000, items } });
+    const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual(items);
+    expect(res.body.amount).toBe(4000);
+  });
+
+  it("cancellation_reason is an open string: an unknown value is passed on as it is", async () => {
+    const { biz, id } = await subscribed();
+    await testDb()
+      .update(subscriptions)
+      .set({ cancelAtPeriodEnd: true, cancelRequestedBy: null, cancellationReason: "a_reason_added_later" })
+      .where(eq(subscriptions.id, id));
+    // The api helper also checks the answer against the OpenAPI document: no enum refuses it.
+    const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
+    expect(res.status).toBe(200);
+    expect(res.body.cancellation_reason).toBe("a_reason_added_later");
+    const listed = await api<{ data: SubscriptionView[] }>("GET", "/subscriptions?status=canceling", { key: biz.secretKey });
+    expect(listed.body.data.find((s) => s.id === id)?.cancellation_reason).toBe("a_reason_added_later");
+  });
+
+  it("502 subscription_update_failed when the provider refuses a cancel; nothing changes", async () => {
+    const { biz, id, providerId } = await subscribed();
+    // Ended at Stripe behind Kassa's back (its event not processed yet): Stripe refuses to schedule it.
+    await sdkFor(emulator(), emulatorKey(biz)).subscriptions.cancel(providerId);
+    const refused = await cancel(biz, id);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toBe("subscription_update_failed");
+    expect(isErrorMessage(refused.body)).toBe(true);
+    expect(await subscriptionRow(id)).toMatchObject({ status: "active", cancelAtPeriodEnd: false, pendingOp: null });
+  });
+});

@@ -163,6 +163,26 @@ describe("renewal failures", () => {
     expect(received(receiver).map((b) => b.type)).toEqual(events.map((e) => e.type));
   });
 
+  it("ended by Stripe after the retries is the provider's (payment_failed), even with a cancellation the merchant scheduled", async () => {
+    const { biz, id } = await activeSubscription({ card: "4000000000000341" });
+    emulator().setBilling(emulatorKey(biz), { retryDelaysSeconds: [day, day], afterRetries: "cancel" });
+    await advanceClock(biz, await secondsToRenewal(biz, id));
+    expect(await view(biz, id)).toMatchObject({ status: "past_due" });
+    const scheduled = await api("POST", `/subscriptions/${id}/cancel`, { key: biz.secretKey });
+    expect(scheduled.body).toMatchObject({ cancel_at_period_end: true, cancel_requested_by: "api" });
+    await advanceClock(biz, 3 * day);
+    expect(await view(biz, id)).toMatchObject({
+      status: "canceled",
+      canceled_by: "provider",
+      cancellation_reason: "payment_failed",
+    });
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual([
+      "succeeded",
+      "subscription_payment_failed",
+      "subscription_canceled",
+    ]);
+  });
+
   it("a retry that succeeds sends succeeded with the same order_id and makes it active again", async () => {
     const { biz, id, orderId } = await activeSubscription();
     const row = (await testDb().select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;

@@ -174,7 +174,7 @@ const deliveryResult = sql`update webhook_deliveries
     where id = ${p("deliveryId")} and outcome = 'in_flight'`;
 
 /**
- * The last attempt of a round (delivered, 410, failed for good): its result, the event's end and
+ * The last attempt of a round (delivered, failed for good): its result, the event's end and
  * the job's finish (fenced by the job's lock token) in one statement, so one round trip and atomic.
  */
 const recordFinalAttempt = rawStatement(
@@ -218,10 +218,10 @@ async function recordAttempt(
 ): Promise<JobOutcome> {
   const finishedAt = new Date();
   const error = result.error ?? (result.ok ? null : `HTTP ${result.statusCode}`);
-  const gone = result.statusCode === 410;
+  // A 410 is a failure like any other: the interface promises 4 attempts in all.
   const exhausted = event.attemptsInRound >= options.scheduleMs.length;
   const delayMs =
-    result.ok || gone || exhausted
+    result.ok || exhausted
       ? null
       : nextAttemptDelay(options.scheduleMs, event.attemptsInRound, result.retryAfterMs);
   const delivery = {
@@ -240,7 +240,7 @@ async function recordAttempt(
       ...delivery,
       status: result.ok ? "delivered" : "failed",
       deliveredAt: result.ok ? finishedAt.toISOString() : null,
-      lastError: result.ok ? null : gone ? "410 Gone: no further attempts" : error,
+      lastError: result.ok ? null : error,
       jobId: job.id,
       lockToken: job.lockToken,
     });
@@ -261,7 +261,7 @@ async function recordAttempt(
 /**
  * The `deliver_webhook` job: one attempt per run. POSTs the stored body to the business's current
  * webhook URL with Signature and Standard Webhooks headers, then schedules the next attempt
- * (per the schedule, on the business's clock) or finishes. Only a 2xx acknowledges; a 410 stops at once.
+ * (per the schedule, on the business's clock) or finishes. Only a 2xx acknowledges; any other answer (a 410 too) is retried until the 4 attempts are made.
  */
 export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
   const options = ctx.webhooks;

@@ -136,6 +136,7 @@ export async function emitWebhookEvent(tx: Db, input: EmitWebhookEventInput): Pr
       status: deliverable ? "pending" : "skipped",
       nextAttemptAt: deliverable ? businessNowSql(input.business.id, firstDelayMs) : null,
       lastError: deliverable ? null : "no webhook URL configured",
+      createdAt: businessNowSql(input.business.id),
     })
     .onConflictDoNothing()
     .returning();

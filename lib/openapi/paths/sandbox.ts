@@ -62,7 +62,7 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
     tags: [tag],
     operationId: "advanceSandboxClock",
     summary: "Move the business's clock forward",
-    description: `Session expiry, webhook retries and subscription renewals follow the business's clock; jobs that come due run before the answer. ${sandboxOnly}`,
+    description: `Session expiry, webhook retries and subscription renewals follow the business's clock; jobs that come due run before the answer. When the business's Stripe test clock cannot move, nothing moves: 502 \`provider_error\`, retry. ${sandboxOnly}`,
     security: security.secret,
     request: {
       headers: idempotencyKeyHeaders,
@@ -73,6 +73,7 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
       400: errorResponses.badRequest,
       401: sandboxUnauthorized,
       409: keyConflict,
+      502: errorResponses.providerError,
     },
   });
 

@@ -808,7 +808,7 @@ export interface paths {
     put?: never;
     /**
      * Move the business's clock forward
-     * @description Session expiry, webhook retries and subscription renewals follow the business's clock; jobs that come due run before the answer. Sandbox businesses only: a live business's secret key gets the uniform 401, as if the endpoint did not exist for it.
+     * @description Session expiry, webhook retries and subscription renewals follow the business's clock; jobs that come due run before the answer. When the business's Stripe test clock cannot move, nothing moves: 502 `provider_error`, retry. Sandbox businesses only: a live business's secret key gets the uniform 401, as if the endpoint did not exist for it.
      */
     post: operations["advanceSandboxClock"];
     delete?: never;
@@ -1381,6 +1381,8 @@ export interface components {
       /** @description Free key-value pairs, returned in webhooks (renewals included): at most 50 keys of at most 40 characters, 5 levels, 8192 bytes as JSON. */
       metadata?: Record<string, unknown> | null;
       email?: string | null;
+      /** @description Kassa's addition: the payer is a business, charged the company fees GET /payments/methods lists with `is_company=true`. Default false. */
+      is_company?: boolean | null;
       subscription?: {
         /** @enum {string} */
         interval: "day" | "week" | "month" | "year";
@@ -5499,6 +5501,15 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description The payment provider refused or failed a call Kassa needed. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };

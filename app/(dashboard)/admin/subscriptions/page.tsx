@@ -3,6 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { supportConsole } from "@/lib/admin/support-console";
 import { formatDateTime } from "@/lib/dashboard/format";
+import { resumeBlockedReason } from "@/lib/dashboard/subscription-format";
 import { getDb } from "@/lib/db";
 import { formatMoney } from "@/lib/money";
 import { requireAdmin } from "@/lib/staff/current-staff";
@@ -86,13 +87,18 @@ export default async function AdminSubscriptions({ searchParams }: { searchParam
                       {open ? (
                         <div className="flex flex-wrap gap-2">
                           {s.cancel_at_period_end ? (
-                            <ActionForm
-                              action={supportAction}
-                              hidden={{ ...hidden, intent: "resume_subscription" }}
-                              submitLabel={<span>Resume<span className="sr-only"> {s.order_id}</span></span>}
-                              variant="outline"
-                              size="sm"
-                            />
+                            // Only the customer undoes the customer's: said instead of a button.
+                            resumeBlockedReason(s, true) ? (
+                              <span className="text-xs text-muted-foreground">{resumeBlockedReason(s, true)}</span>
+                            ) : (
+                              <ActionForm
+                                action={supportAction}
+                                hidden={{ ...hidden, intent: "resume_subscription" }}
+                                submitLabel={<span>Resume<span className="sr-only"> {s.order_id}</span></span>}
+                                variant="outline"
+                                size="sm"
+                              />
+                            )
                           ) : (
                             <ActionForm
                               action={supportAction}

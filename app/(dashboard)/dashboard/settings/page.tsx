@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { contrastRatio } from "@/lib/branding/accent-color";
 import { getSettingsView } from "@/lib/dashboard/settings-actions";
@@ -80,6 +81,21 @@ export default async function SettingsPage() {
               ]}
             />
           </SettingsForm>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Payouts</CardTitle>
+          <CardDescription>
+            Payouts are {view.payoutsEnabled ? "enabled" : "disabled"}. While they are disabled, allocations to payout users are refused, here and through the
+            API.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Link href="/dashboard/payouts" className="text-sm font-medium underline underline-offset-4" data-testid="payouts-switch-link">
+            {view.payoutsEnabled ? "Disable" : "Enable"} payouts on the Payouts page
+          </Link>
         </CardContent>
       </Card>
 
