@@ -7,7 +7,7 @@ import { PaymentMethodNotFoundError, PaymentNotFoundError, UnauthorizedError } f
 import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { simulatePayerAction, type SandboxPayerAction } from "@/lib/providers/sandbox/simulator";
 import { sandboxEmulator, sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
-import { activeMethods } from "@/lib/sessions/create-session";
+import { activeMethods } from "./active-methods";
 import { getPayment, type PaymentView } from "./get-payment";
 import { customerDetailsSchema, paySession, type PayInput } from "./pay-session";
 import { findAttempt, sessionIdPattern } from "./payment-records";
