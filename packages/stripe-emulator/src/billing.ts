@@ -6,7 +6,7 @@ import { listOf } from "./list";
 import { type ConfirmResult, confirmIntent, createIntent } from "./payments";
 import type { Interval } from "./resources/products";
 import { invoicePageUrls } from "./invoice-pages";
-import { dueRefundFailures } from "./resources/charges";
+import { dueRefundFailures } from "./resources/refund-failures";
 import { type Ctx, idOf, timeOn } from "./state";
 
 /**
