@@ -15,7 +15,7 @@ import { refreshAttempt } from "./refresh-payment";
 
 const text = (max: number) => z.string().max(max).refine(isSafeText, safeText).optional();
 
-/** Body of POST /sandbox/sessions/{id}/pay (DESIGN, Contract for automation). */
+/** Body of POST /sandbox/sessions/{id}/pay (docs/automation.md). */
 export const sandboxPaySchema = z.object({
   payment_method: z.string().min(1).max(64).refine(isSafeText, safeText).optional(),
   card_number: z
