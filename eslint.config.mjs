@@ -14,6 +14,55 @@ export default tseslint.config(
     },
   },
   {
+    // No import circles (dynamic imports count too; type-only imports do not, `npm run
+    // check:cycles` catches those). Decision 0036.
+    files: ["**/*.{ts,tsx,mts,cts}"],
+    // Packages are never parsed for it: their graph cannot close a circle through Kassa's files.
+    settings: { "import/ignore": ["node_modules"] },
+    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    // The layers (docs/architecture.md, decision 0036). Tests and lib/**/testing/ are composition
+    // roots: they may reach any layer.
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}", "lib/**/testing/**"],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: ["./lib/*.{ts,tsx}", "./lib/!(api|openapi|dashboard|admin)/**/*"],
+              from: ["./lib/api", "./lib/openapi", "./lib/dashboard", "./lib/admin"],
+              message: "Only delivery layers (app/, server/, lib/api, lib/openapi, lib/dashboard, lib/admin) import lib/api, lib/openapi, lib/dashboard or lib/admin.",
+            },
+            {
+              target: "./lib/providers/**/*",
+              from: "./lib/!(providers|http|jobs|metrics|i18n)/**/*",
+              message: "A provider adapter knows no domain: it takes what it needs as arguments, and the domain calls it (a registered callback if it must call back).",
+            },
+          ],
+        },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["next", "next/*", "next-auth", "next-auth/*"],
+              message: "No Next imports in lib/ but the sign-in glue (lib/staff/next-auth.ts, lib/staff/current-staff.ts): pages and actions in app/ call lib.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sign-in glue: Auth.js and the request's cookies.
+    files: ["lib/staff/next-auth.ts", "lib/staff/current-staff.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
     // The job table knows no domain: the domains import lib/jobs to enqueue work, and the
     // composition roots register the handlers (lib/job-handlers.ts), so no import circle runs
     // through the outbox (decision 0004).

@@ -1,4 +1,4 @@
-// npx kassa <command> [options]: automation contract of DESIGN.md. `--json` prints one JSON object.
+// npx kassa <command> [options]: automation contract of docs/automation.md. `--json` prints one JSON object.
 // The commands are in server/commands.ts; where they run is decided by server/run-cli-command.ts.
 import { describeError } from "./describe-error";
 import { cliFailure, runCliCommand } from "./run-cli-command";

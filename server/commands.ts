@@ -1,4 +1,4 @@
-// The commands of `npx kassa` (automation contract of DESIGN.md), each run against a database
+// The commands of `npx kassa` (automation contract: docs/automation.md), each run against a database
 // handed in: the CLI's own, or the running server's (server/command-channel.ts).
 import type { ParseArgsConfig } from "node:util";
 import type { Db } from "@/db/client";

@@ -9,6 +9,7 @@ import { installDatabase } from "@/lib/db";
 import { stopInstanceHeartbeat } from "@/lib/instances/instance-heartbeat";
 import { baseUrl, checkoutUrl, env, origin } from "@/lib/env";
 import { setReady } from "@/lib/health/readiness";
+import { registerApiRouter } from "@/lib/api/register-router";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { log } from "@/lib/log";
 import { startLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
@@ -39,6 +40,8 @@ async function main() {
   const demoLogin = await ensureDemoLogin(handle.db, demo.business.id);
   // Background work (webhook deliveries, expiries, provider events); stays off when Inngest is configured.
   registerAllJobHandlers();
+  // The sandbox provider sends its webhooks through the API router.
+  registerApiRouter();
   const worker = startEmbeddedWorker(handle.db);
   // The kassa_ledger_verify_* gauges (docs/operations.md), every LEDGER_VERIFY_INTERVAL_MINUTES.
   const stopLedgerVerification = startLedgerVerification(handle.db);

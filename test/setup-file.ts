@@ -4,6 +4,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { installDatabaseOpener, uninstallDatabase } from "@/lib/db";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
+import { registerApiRouter } from "@/lib/api/register-router";
 import { resetEnv } from "@/lib/env";
 import { createTestDatabase } from "./database";
 import { setTestHandle } from "./helpers";
@@ -13,6 +14,7 @@ process.env.LOG_LEVEL ??= "error";
 (process.env as Record<string, string>).NODE_ENV = "test";
 resetEnv();
 registerAllJobHandlers();
+registerApiRouter();
 
 // Each file gets its own database, opened when first used: an in-memory PGlite costs seconds of CPU
 // to start, and a third of the files (pure functions, the emulator, child processes on their own

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import { sessions } from "@/db/schema";
 import { checkoutUrl } from "@/lib/env";
 import { PayloadTooLargeError } from "@/lib/errors";
@@ -9,21 +9,12 @@ import { log } from "@/lib/log";
 import { sessionIdPattern } from "@/lib/payments/payment-records";
 import { receiveSandboxEvent, receiveStripeEvent } from "@/lib/payments/provider-events";
 import { refreshPayment } from "@/lib/payments/refresh-payment";
+import type { ProviderEventReceivedSchema } from "@/lib/payments/provider-callback-schemas";
 import { sandboxSignatureHeader } from "@/lib/providers/sandbox/sandbox-signature";
 
 /** A provider event's body: at most 512 KB (the server cuts a larger one as it arrives). */
 export const maxEventBytes = 512 * 1024;
 
-/** What Kassa answers a provider for an event it took (the provider only looks at the 200). */
-export const ProviderEventReceivedSchema = z
-  .strictObject({
-    received: z.literal(true),
-    status: z.enum(["accepted", "duplicate", "ignored"]).meta({
-      description:
-        "`accepted`: stored and processed in the background; `duplicate`: already received; `ignored`: not about anything Kassa created.",
-    }),
-  })
-  .meta({ id: "ProviderEventReceived" });
 type ProviderEventReceived = z.infer<typeof ProviderEventReceivedSchema>;
 
 async function rawBody(request: Request): Promise<string> {

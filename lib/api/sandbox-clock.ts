@@ -1,27 +1,10 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { UnauthorizedError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { parseOrThrow } from "@/lib/http/validation";
-import { advanceSandboxClock, maxClockAdvanceSeconds } from "@/lib/businesses/advance-sandbox-clock";
-
-/** Body of POST /sandbox/clock/advance. */
-export const advanceSandboxClockSchema = z.object({
-  seconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxClockAdvanceSeconds)
-    .meta({ description: "How far to move the business's clock forward (at most 5 years)." }),
-});
-
-/** Its answer. */
-export const SandboxClockAdvancedSchema = z
-  .strictObject({
-    now: z.string().meta({ format: "date-time", description: "The business's time after the advance." }),
-    jobs_run: z.int().min(0).meta({ description: "Jobs that came due and ran before the answer." }),
-  })
-  .meta({ id: "SandboxClockAdvanced" });
+import { advanceSandboxClock } from "@/lib/businesses/advance-sandbox-clock";
+import { advanceSandboxClockSchema, type SandboxClockAdvancedSchema } from "@/lib/businesses/sandbox-clock-schemas";
 
 // POST /sandbox/clock/advance
 export const postSandboxClockAdvance = apiHandler({

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { apiHandler } from "@/lib/http/handler";
 import {
@@ -8,15 +7,11 @@ import {
 } from "@/lib/providers/sandbox/simulator";
 import { simulatorPage } from "@/lib/providers/sandbox/simulator-page";
 import { challengePage } from "@/lib/providers/sandbox/challenge-page";
+import { sandboxChallengeFormSchema } from "@/lib/payments/provider-callback-schemas";
 import { answerSandboxChallenge, findSandboxChallenge } from "@/lib/payments/sandbox-challenge";
+import { sandboxPayerFormSchema } from "@/lib/providers/sandbox/payer-form-schema";
 
 // The sandbox redirect provider's own pages (they stand for an external provider's site).
-
-/** The form of the payment page: which button the payer pressed. */
-export const sandboxPayerFormSchema = z.object({ action: z.enum(["pay", "underpay", "fail"]) });
-
-/** The form of the 3-D Secure challenge page. */
-export const sandboxChallengeFormSchema = z.object({ outcome: z.enum(["succeed", "fail"]) });
 
 /** A posted form's fields; a repeated field counts by its first value. */
 async function formFields(request: Request): Promise<Record<string, string>> {

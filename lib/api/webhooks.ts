@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { readJsonObject } from "@/lib/http/body";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
@@ -21,8 +21,8 @@ import {
   parseWebhookEndpointUpdate,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/webhook-endpoint";
+import { resendFailedSchema, rotateWebhookTokenSchema } from "@/lib/webhooks/webhook-request-schemas";
 import {
-  maxRotationOverlapSeconds,
   previousTokenValidUntil,
   revealWebhookToken,
   rotateWebhookToken,
@@ -90,14 +90,6 @@ export const postWebhookEventResend = apiHandler({
   },
 });
 
-/** Body of POST /webhooks/events/resend-failed. */
-export const resendFailedSchema = z.object({
-  since: z.iso.datetime({
-    offset: true,
-    error: "since is required: an ISO 8601 time such as 2026-11-22T04:00:00Z",
-  }),
-});
-
 // POST /webhooks/events/resend-failed
 export const postWebhookEventsResendFailed = apiHandler({
   auth: "secret",
@@ -135,18 +127,6 @@ export const postWebhookTest = apiHandler({
       },
     };
   },
-});
-
-const overlapMessage = `overlap_seconds must be an integer from 0 to ${maxRotationOverlapSeconds} (7 days)`;
-/** Body of POST /webhooks/token/rotate. */
-export const rotateWebhookTokenSchema = z.object({
-  overlap_seconds: z
-    .number({ error: overlapMessage })
-    .int({ error: overlapMessage })
-    .min(0, { error: overlapMessage })
-    .max(maxRotationOverlapSeconds, { error: overlapMessage })
-    .nullable()
-    .optional(),
 });
 
 // POST /webhooks/token/rotate

@@ -11,9 +11,10 @@ import {
 } from "@/db/schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { encrypt } from "@/lib/crypto";
-import { newId, randomToken } from "@/lib/ids";
+import { newId } from "@/lib/ids";
 import { providersByMode } from "@/lib/payments/catalogue";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
+import { newWebhookToken } from "@/lib/webhooks/webhook-token";
 
 export type CreateBusinessInput = {
   name: string;
@@ -32,10 +33,6 @@ export type CreatedBusiness = {
   publicKey: string;
   webhookToken: string;
 };
-
-export function newWebhookToken(): string {
-  return `whsec_${randomToken(32)}`;
-}
 
 /**
  * A business with its keys, its ledger accounts, and every catalogue method of its mode enabled.

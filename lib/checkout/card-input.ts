@@ -20,7 +20,7 @@ export function formatExpiryInput(value: string): string {
   return digits;
 }
 
-/** Stripe's test cards, with what each one does (DESIGN.md, "Contract for automation"). All Visa: 4-4-4-4. */
+/** Stripe's test cards, with what each one does (docs/automation.md, "Sandbox helpers"). All Visa: 4-4-4-4. */
 export const testCards = [
   { number: "4242424242424242", outcome: "success" },
   { number: "4000000000000002", outcome: "decline" },

@@ -4,7 +4,7 @@ import { businesses, payments, sessions, type PaymentMethod, type SessionItem } 
 import { getBranding, type Branding } from "@/lib/branding/get-branding";
 import { quotePayment } from "@/lib/payments/quote-payment";
 import { sessionExpired } from "@/lib/payments/get-payment";
-import { activeMethods } from "@/lib/sessions/create-session";
+import { activeMethods } from "@/lib/payments/active-methods";
 import type { CheckoutStatus } from "./checkout-schemas";
 import { checkoutState, type CheckoutState } from "./checkout-state";
 import type { RecurringPlan } from "./recurring-price";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { PaymentMethod } from "@/db/schema";
 import { parseOrThrow } from "@/lib/http/validation";
-import { activeMethods } from "@/lib/sessions/create-session";
+import { activeMethods } from "./active-methods";
 import type { MethodView } from "./payment-schemas";
 
 export const maxFilterEntries = 200;

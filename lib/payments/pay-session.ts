@@ -28,7 +28,7 @@ import { log } from "@/lib/log";
 import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-for";
 import { ensureSandboxTestClock } from "@/lib/providers/stripe/ensure-sandbox-test-clock";
 import type { CardInstrument } from "@/lib/providers/types";
-import { activeMethods } from "@/lib/sessions/create-session";
+import { activeMethods } from "./active-methods";
 import { parseDbTime, toDbTime } from "@/lib/time";
 import { getPayment, sessionExpired, type PaymentView } from "./get-payment";
 import { cardPaymentDetails, lockAttempt, lockSession, rememberProviderObject } from "./payment-records";

@@ -7,7 +7,7 @@ import { PaymentMethodNotFoundError, PaymentNotFoundError, UnauthorizedError } f
 import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { simulatePayerAction, type SandboxPayerAction } from "@/lib/providers/sandbox/simulator";
 import { sandboxEmulator, sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
-import { activeMethods } from "@/lib/sessions/create-session";
+import { activeMethods } from "./active-methods";
 import { getPayment, type PaymentView } from "./get-payment";
 import { customerDetailsSchema, paySession, type PayInput } from "./pay-session";
 import { findAttempt, sessionIdPattern } from "./payment-records";
@@ -15,7 +15,7 @@ import { refreshAttempt } from "./refresh-payment";
 
 const text = (max: number) => z.string().max(max).refine(isSafeText, safeText).optional();
 
-/** Body of POST /sandbox/sessions/{id}/pay (DESIGN, Contract for automation). */
+/** Body of POST /sandbox/sessions/{id}/pay (docs/automation.md). */
 export const sandboxPaySchema = z.object({
   payment_method: z.string().min(1).max(64).refine(isSafeText, safeText).optional(),
   card_number: z

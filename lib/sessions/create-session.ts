@@ -1,11 +1,10 @@
-import { and, eq, getTableColumns, sql, type Placeholder } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businessPaymentMethods, businessProviders, paymentMethods, sessions, type Session } from "@/db/schema";
+import { sessions, type Session } from "@/db/schema";
 import type { ApiCaller } from "@/lib/auth/api-keys";
 import { businessNow } from "@/lib/clock";
 import { isUniqueViolation } from "@/lib/db-errors";
 import {
-  DomainError,
   NoSubscriptionMethodError,
   PaymentMethodNotFoundError,
   SubscriptionRequiresSecretKeyError,
@@ -22,34 +21,20 @@ import {
   transactionWithJobs,
   type JobTemplate,
 } from "@/lib/jobs/enqueue-job";
-import { rawStatement, statementPerDb } from "@/db/statement-per-db";
+import { statementPerDb } from "@/db/statement-per-db";
 import { sessionExpiryJob } from "@/lib/sessions/schedule-session-expiry";
-import { log } from "@/lib/log";
+import { activeMethods } from "@/lib/payments/active-methods";
 import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
+import {
+  collisionChecks,
+  lockOrderId,
+  refuseCollision,
+  renewalStem,
+  reservedForCheck,
+} from "./order-id-collision";
 import { parseRequiredIp, sessionInputSchema } from "./session-input";
 
 export const sessionLifetimeMs = 24 * 60 * 60 * 1000;
-
-/** Methods the business can take now: enabled for it, with an active provider configuration. */
-export async function activeMethods(db: Db, businessId: string) {
-  return db
-    .select({ method: paymentMethods })
-    .from(businessPaymentMethods)
-    .innerJoin(paymentMethods, eq(paymentMethods.id, businessPaymentMethods.methodId))
-    .innerJoin(
-      businessProviders,
-      and(eq(businessProviders.businessId, businessPaymentMethods.businessId), eq(businessProviders.provider, paymentMethods.provider)),
-    )
-    .where(
-      and(
-        eq(businessPaymentMethods.businessId, businessId),
-        eq(businessPaymentMethods.enabled, true),
-        eq(businessProviders.active, true),
-      ),
-    )
-    .orderBy(paymentMethods.sortOrder)
-    .then((rows) => rows.map((r) => r.method));
-}
 
 export type PreparedSession = { input: ReturnType<typeof parseSessionInput>; requiredIp: string | null };
 
@@ -272,121 +257,3 @@ function sessionInsert(db: Db, stemmed: boolean) {
 const plainSessionInsert = statementPerDb("kassa_session_insert", (db) => sessionInsert(db, false));
 const stemmedSessionInsert = statementPerDb("kassa_session_insert_stemmed", (db) => sessionInsert(db, true));
 
-/** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
-const renewalSuffix = "^([2-9]|[1-9][0-9]+)$";
-
-/** `A` for an order id `A-<n>` that a renewal of a plan `A` would take, else undefined. */
-function renewalStem(orderId: string): string | undefined {
-  return /^(.+)-([2-9]|[1-9][0-9]+)$/.exec(orderId)?.[1];
-}
-
-/*
- * Renewals of a plan take `{order_id}-{cycle}` (unique per business like every order id), so a plan
- * with order_id `A` and a one-off session `A-2` cannot both exist: the renewal would have no order
- * id left while Stripe has already charged it. Whichever comes second is refused. A plan `A` takes
- * the lock of `A` exclusively; a session `A-<n>` (plan or not) takes the lock of its stem `A` shared,
- * so sessions `A-2`, `A-3`, ... never wait on each other, only on a plan `A`. The check runs in the
- * insert's own statement, whose snapshot is taken once the lock is held, so two racing requests
- * see each other. Longer key first, so never a deadlock.
- */
-async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
-  if (!isPlan && stem !== undefined) {
-    await stemLock(tx, { key: `order:${businessId}:${stem}` });
-    return;
-  }
-  const lockKey = (key: string) => sql`hashtextextended(${`order:${businessId}:${key}`}, 0)`;
-  const locks = [
-    ...(isPlan ? [sql`pg_advisory_xact_lock(${lockKey(orderId)})`] : []),
-    ...(stem !== undefined ? [sql`pg_advisory_xact_lock_shared(${lockKey(stem)})`] : []),
-  ];
-  await tx.execute(sql`select ${sql.join(locks, sql`, `)}`);
-}
-
-/** lockOrderId's statement for a session `A-<n>` that is not a plan (the usual case), prepared. */
-const stemLock = rawStatement(
-  "kassa_order_stem_lock",
-  sql`select pg_advisory_xact_lock_shared(hashtextextended(${sql.placeholder("key")}, 0))`,
-);
-
-function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
-  const none = sql<string | null>`null::text`;
-  return {
-    // A plan `A`: a session `A-<n>` already exists.
-    takenRenewal: isPlan
-      ? sql<string | null>`(select ${sessions.orderId} from ${sessions} where ${sessions.businessId} = ${businessId}
-          and starts_with(${sessions.orderId}, ${orderId + "-"}) and substr(${sessions.orderId}, ${orderId.length + 2}) ~ ${renewalSuffix}
-          limit 1)`
-      : none,
-    // A session `A-<n>`: a plan `A` already exists.
-    reservedFor: stem !== undefined ? reservedForCheck(businessId, stem) : none,
-  };
-}
-
-/** A session `A-<n>`: the id of a plan `A` of the business, if one exists. */
-function reservedForCheck(businessId: string | Placeholder, stem: string | Placeholder) {
-  return sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
-          and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`;
-}
-
-function refuseCollision(orderId: string, takenRenewal: string | null, reservedFor: string | null, stem: string | undefined) {
-  if (takenRenewal !== null)
-    throw ValidationError.field(
-      "order_id",
-      `order_id cannot start a plan: its renewals take ${orderId}-2, ${orderId}-3, ..., and ${takenRenewal} is already used by another session`,
-    );
-  if (reservedFor !== null)
-    throw ValidationError.field(
-      "order_id",
-      `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
-    );
-}
-
-export type SessionPaymentStart = {
-  redirectUrl?: string;
-  /** POST /session's `payment_error`: starting the forced method failed; the session still exists. */
-  paymentError?: { success: false; message: string; error_type: string };
-};
-
-/**
- * A session forcing a redirect-based method (`sandbox_bitcoin`, `sandbox_pix_br`, ...): starts the
- * provider payment right away (after the session committed: the provider is called outside any
- * transaction) and answers its `redirect_url`, or the `payment_error` when starting failed.
- */
-export async function startForcedRedirect(
-  db: Db,
-  session: Session,
-  context: { userAgent: string | null },
-): Promise<SessionPaymentStart> {
-  if (!session.paymentMethodId) return {};
-  const [method] = await db
-    .select({ redirect: paymentMethods.redirect })
-    .from(paymentMethods)
-    .where(eq(paymentMethods.id, session.paymentMethodId));
-  if (!method?.redirect) return {};
-  const { paySession } = await import("@/lib/payments/pay-session");
-  try {
-    const result = await paySession(
-      db,
-      session.id,
-      { paymentMethodId: session.paymentMethodId },
-      { ip: null, userAgent: session.keyKind === "public" ? context.userAgent : null, via: "session_start" },
-    );
-    if (result.next?.type === "redirect") return { redirectUrl: result.next.url };
-    return {
-      paymentError: {
-        success: false,
-        message: result.failure?.message ?? "The payment could not be started",
-        error_type: result.failure?.code ?? "payment_not_started",
-      },
-    };
-  } catch (error) {
-    if (!(error instanceof DomainError)) log.error("redirect start failed", { sessionId: session.id, error });
-    return {
-      paymentError: {
-        success: false,
-        message: error instanceof DomainError ? error.message : "The payment could not be started",
-        error_type: error instanceof DomainError ? error.code : "internal_error",
-      },
-    };
-  }
-}

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { businesses, memberships, users, type MembershipRole } from "@/db/schema";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { newId } from "@/lib/ids";
-import type { StaffRole } from "./current-staff";
+import type { StaffRole } from "./staff-types";
 import { isEmail, normalizeEmail } from "./email";
 import { ExistingUserPasswordError, StaffInputError } from "./errors";
 import { hashPassword, passwordProblem, verifyPassword } from "./password";

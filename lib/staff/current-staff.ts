@@ -13,34 +13,9 @@ import { loadStaff, staffMay } from "./load-staff";
 
 export { staffMay };
 import { auth, signInPath } from "./next-auth";
+import type { Staff, StaffAction } from "./staff-types";
 
-export type StaffRole = "owner" | "manager" | "admin";
-
-/** One business the user belongs to (admins see every business, as `admin`). */
-export type StaffMembership = { businessId: string; businessName: string; mode: "sandbox" | "live"; role: StaffRole };
-
-export type Staff = {
-  userId: string;
-  email: string;
-  /** True for service support (`admin`): may open any business, and reach /admin. */
-  isAdmin: boolean;
-  /** The business the dashboard is showing now (the user's choice, else their first). */
-  businessId: string;
-  /** The user's role in that business (`admin` when support opened it). */
-  role: StaffRole;
-  memberships: StaffMembership[];
-};
-
-/** What a staff member may do; every server action and data route names one. */
-export type StaffAction =
-  | "read" // see the business's data
-  | "refund" // refund a payment
-  | "review" // accept or decline a held payment
-  | "subscriptions" // cancel or resume subscriptions
-  | "payouts" // payout operations
-  | "webhooks" // webhook settings, resend, token rotation
-  | "api_keys" // create, roll, revoke API keys
-  | "settings"; // business settings
+export type { Staff, StaffAction, StaffMembership, StaffRole } from "./staff-types";
 
 /** The cookie naming the business the dashboard shows (set by switchBusiness, checked on every read). */
 export const currentBusinessCookie = "kassa_business";

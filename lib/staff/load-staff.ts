@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, memberships, users } from "@/db/schema";
-import type { Staff, StaffAction, StaffMembership } from "./current-staff";
+import type { Staff, StaffAction, StaffMembership } from "./staff-types";
 import { rolePermits } from "./permissions";
 
 /** Support's business switcher lists this many; /admin searches the rest (any id still opens). */

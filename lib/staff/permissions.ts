@@ -1,4 +1,4 @@
-import type { StaffAction, StaffRole } from "./current-staff";
+import type { StaffAction, StaffRole } from "./staff-types";
 
 /**
  * Role × action (decision 0018). Owners do everything in their businesses; managers run the

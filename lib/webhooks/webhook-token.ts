@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, webhookTokenRotations, type Business } from "@/db/schema";
-import { newWebhookToken } from "@/lib/businesses/create-business";
 import { decrypt, encrypt } from "@/lib/crypto";
+import { randomToken } from "@/lib/ids";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseDbTime } from "@/lib/time";
 
@@ -10,6 +10,11 @@ import { parseDbTime } from "@/lib/time";
 export const defaultRotationOverlapSeconds = 24 * 60 * 60;
 /** The longest overlap a rotation may ask for: 7 days. 0 ends the old token at once (a leak). */
 export const maxRotationOverlapSeconds = 7 * 24 * 60 * 60;
+
+/** A new signing token (`whsec_…`), for a new business or a rotation. */
+export function newWebhookToken(): string {
+  return `whsec_${randomToken(32)}`;
+}
 
 /** The business's webhook token in clear (dashboard, CLI). */
 export async function revealWebhookToken(db: Db, businessId: string): Promise<string> {

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ProviderEventReceivedSchema } from "@/lib/api/provider-webhooks";
-import { sandboxChallengeFormSchema, sandboxPayerFormSchema } from "@/lib/api/sandbox-provider-page";
+import { ProviderEventReceivedSchema, sandboxChallengeFormSchema } from "@/lib/payments/provider-callback-schemas";
+import { sandboxPayerFormSchema } from "@/lib/providers/sandbox/payer-form-schema";
 import {
   ErrorMessageSchema,
   PaymentNotFoundSchema,

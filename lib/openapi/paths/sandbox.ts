@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { advanceSandboxClockSchema, SandboxClockAdvancedSchema } from "@/lib/api/sandbox-clock";
+import { advanceSandboxClockSchema, SandboxClockAdvancedSchema } from "@/lib/businesses/sandbox-clock-schemas";
 import { sandboxCreditSchema } from "@/lib/ledger/credit-sandbox-payout-balance";
 import { BalanceSchema, PaymentSchema } from "@/lib/payments/payment-schemas";
 import { sandboxPaySchema } from "@/lib/payments/sandbox-pay";

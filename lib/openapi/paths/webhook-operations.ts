@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { resendFailedSchema, rotateWebhookTokenSchema } from "@/lib/api/webhooks";
+import { resendFailedSchema, rotateWebhookTokenSchema } from "@/lib/webhooks/webhook-request-schemas";
 import { webhookEventListQuerySchema } from "@/lib/webhooks/list-webhook-events";
 import { testWebhookSchema } from "@/lib/webhooks/send-test-webhook-event";
 import { webhookEndpointUpdateSchema } from "@/lib/webhooks/webhook-endpoint";

@@ -13,6 +13,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { jobs, payments } from "@/db/schema";
+import { registerApiRouter } from "@/lib/api/register-router";
 import { dispatch } from "@/lib/api/routes";
 import { createBusiness } from "@/lib/businesses/create-business";
 import { installDatabase } from "@/lib/db";
@@ -26,6 +27,7 @@ const [mode, target, webhookUrl] = process.argv.slice(2);
 if (!mode || !target) throw new Error("usage: crash-test-process.ts pay|survive <db> [webhook-url]");
 
 registerAllJobHandlers();
+registerApiRouter();
 const handle = await openDatabase(
   target.startsWith("postgres")
     ? { kind: "postgres", url: target, max: 8 }

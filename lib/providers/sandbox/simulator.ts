@@ -5,6 +5,7 @@ import { baseUrl } from "@/lib/env";
 import { ConflictError, NotFoundError, ProviderError } from "@/lib/errors";
 import { randomToken } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { sendToKassa } from "./kassa-inbound";
 import { sandboxSignatureHeader, sandboxWebhookSecret, signSandboxPayload } from "./sandbox-signature";
 
 /**
@@ -215,9 +216,9 @@ export function sandboxEventBody(
 }
 
 /**
- * Sends a signed event to Kassa's inbound endpoint. The provider lives in Kassa's own process, so
- * the request goes straight to Kassa's router (the same handler, signature check included) rather
- * than over a socket. A refused delivery is logged; Kassa also re-reads the payment on its own.
+ * Sends a signed event to Kassa's inbound endpoint, through the router the composition roots
+ * registered (kassa-inbound.ts). A refused delivery is logged; Kassa also re-reads the payment on
+ * its own.
  */
 export async function notifyKassa(
   db: Db,
@@ -226,8 +227,7 @@ export async function notifyKassa(
 ): Promise<Response> {
   const body = JSON.stringify(sandboxEventBody(payment, type));
   const secret = await sandboxWebhookSecret(db, payment.businessId);
-  const { dispatch } = await import("@/lib/api/routes");
-  const response = await dispatch(
+  const response = await sendToKassa(
     new Request(`${baseUrl()}/payment/sandbox/webhook`, {
       method: "POST",
       headers: {

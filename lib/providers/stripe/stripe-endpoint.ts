@@ -5,7 +5,7 @@ import { readProviderConfig, updateProviderConfig } from "../provider-config";
 import { stripeWebhookEvents } from "./stripe-client";
 import type { StripeProviderConfig } from "./stripe-config";
 
-/** `{base_url}/payment/stripe/webhook`: one URL for every business (DESIGN, Providers). */
+/** `{base_url}/payment/stripe/webhook`: one URL for every business (docs/architecture.md, Providers). */
 export function stripeWebhookUrl(): string {
   return `${baseUrl()}/payment/stripe/webhook`;
 }

@@ -1,6 +1,5 @@
 import type Stripe from "stripe";
 import type { CardBehavior } from "./cards";
-import type { WebhookDispatcher } from "./webhooks";
 
 /** An Event object as Stripe sends it. `data.object` is a snapshot taken when the event was created. */
 export interface EmulatorEvent {
@@ -204,7 +203,7 @@ export interface Emulator {
   now: () => number;
   /** Faults for every account (each account also has its own). */
   faults: Faults;
-  webhooks: WebhookDispatcher;
+  webhooks: WebhookSender;
   /** `http://127.0.0.1:<port>`, once listening. */
   baseUrl: string;
   /** Background work (clock advances, saves) that `idle()` waits for. */
@@ -213,6 +212,15 @@ export interface Emulator {
   wakeTimers: Set<ReturnType<typeof setTimeout>>;
   /** Saves changed state (a no-op without a persistence adapter). */
   saver: StateSaver;
+}
+
+/** What the emulator's code asks of webhook delivery (src/webhooks.ts implements it). */
+export interface WebhookSender {
+  dispatch(account: Account, event: EmulatorEvent): number;
+  settled(): Promise<void>;
+  retryNow(): Promise<void>;
+  resume(account: Account): void;
+  close(): void;
 }
 
 /** What the emulator's code calls to persist changes (src/persistence-saver.ts and src/persistence-shared-saver.ts implement it). */

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { Account, EmulatorEvent } from "./state";
+import type { Account, EmulatorEvent, WebhookSender } from "./state";
 
 /** `Stripe-Signature` value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.payload" keyed with the secret>`. */
 export function signatureHeader(payload: string, secret: string, timestamp: number): string {
@@ -41,7 +41,7 @@ const pendingKey = (eventId: string, endpointId: string) => `${eventId} ${endpoi
  * Sends events to an account's webhook endpoints. Deliveries to one endpoint go one at a time, in
  * event order; a failed attempt is retried later on its own (as on Stripe, order is then lost).
  */
-export class WebhookDispatcher {
+export class WebhookDispatcher implements WebhookSender {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly retries = new Map<NodeJS.Timeout, () => void>();
   private readonly controllers = new Set<AbortController>();

@@ -10,10 +10,8 @@ import { intervalWords, recurringPriceText } from "@/lib/checkout/recurring-pric
 import { interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import { PaymentForm } from "./payment-form";
+import { PaymentForm, type CountryOption } from "./payment-form";
 import { useCheckoutStatus } from "./use-checkout-status";
-
-export type CountryOption = { code: string; name: string };
 
 type Props = {
   data: CheckoutPageData;

@@ -11,8 +11,9 @@ import { failureMessage } from "@/lib/checkout/failure-message";
 import type { PayRequest } from "@/lib/checkout/pay-request";
 import { interpolate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
-import type { CountryOption } from "./checkout-app";
 import { LiveStripeContext, type CustomerDetails, type WalletKind } from "./live-stripe-context";
+
+export type CountryOption = { code: string; name: string };
 
 type Props = {
   data: CheckoutPageData;

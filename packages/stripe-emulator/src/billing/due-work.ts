@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { emit, snapshot } from "../events";
-import { dueRefundFailures } from "../resources/charges";
+import { dueRefundFailures } from "../resources/refund-failures";
 import { type Ctx, idOf, timeOn } from "../state";
 import { collectInvoice } from "./collect-invoice";
 import { createInvoice } from "./create-invoice";

@@ -1,0 +1,74 @@
+import { sql, type Placeholder } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { sessions } from "@/db/schema";
+import { rawStatement } from "@/db/statement-per-db";
+import { ValidationError } from "@/lib/errors";
+
+/** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
+const renewalSuffix = "^([2-9]|[1-9][0-9]+)$";
+
+/** `A` for an order id `A-<n>` that a renewal of a plan `A` would take, else undefined. */
+export function renewalStem(orderId: string): string | undefined {
+  return /^(.+)-([2-9]|[1-9][0-9]+)$/.exec(orderId)?.[1];
+}
+
+/*
+ * Renewals of a plan take `{order_id}-{cycle}` (unique per business like every order id), so a plan
+ * with order_id `A` and a one-off session `A-2` cannot both exist: the renewal would have no order
+ * id left while Stripe has already charged it. Whichever comes second is refused. A plan `A` takes
+ * the lock of `A` exclusively; a session `A-<n>` (plan or not) takes the lock of its stem `A` shared,
+ * so sessions `A-2`, `A-3`, ... never wait on each other, only on a plan `A`. The check runs in the
+ * insert's own statement, whose snapshot is taken once the lock is held, so two racing requests
+ * see each other. Longer key first, so never a deadlock.
+ */
+export async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+  if (!isPlan && stem !== undefined) {
+    await stemLock(tx, { key: `order:${businessId}:${stem}` });
+    return;
+  }
+  const lockKey = (key: string) => sql`hashtextextended(${`order:${businessId}:${key}`}, 0)`;
+  const locks = [
+    ...(isPlan ? [sql`pg_advisory_xact_lock(${lockKey(orderId)})`] : []),
+    ...(stem !== undefined ? [sql`pg_advisory_xact_lock_shared(${lockKey(stem)})`] : []),
+  ];
+  await tx.execute(sql`select ${sql.join(locks, sql`, `)}`);
+}
+
+/** lockOrderId's statement for a session `A-<n>` that is not a plan (the usual case), prepared. */
+const stemLock = rawStatement(
+  "kassa_order_stem_lock",
+  sql`select pg_advisory_xact_lock_shared(hashtextextended(${sql.placeholder("key")}, 0))`,
+);
+
+export function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+  const none = sql<string | null>`null::text`;
+  return {
+    // A plan `A`: a session `A-<n>` already exists.
+    takenRenewal: isPlan
+      ? sql<string | null>`(select ${sessions.orderId} from ${sessions} where ${sessions.businessId} = ${businessId}
+          and starts_with(${sessions.orderId}, ${orderId + "-"}) and substr(${sessions.orderId}, ${orderId.length + 2}) ~ ${renewalSuffix}
+          limit 1)`
+      : none,
+    // A session `A-<n>`: a plan `A` already exists.
+    reservedFor: stem !== undefined ? reservedForCheck(businessId, stem) : none,
+  };
+}
+
+/** A session `A-<n>`: the id of a plan `A` of the business, if one exists. */
+export function reservedForCheck(businessId: string | Placeholder, stem: string | Placeholder) {
+  return sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
+          and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`;
+}
+
+export function refuseCollision(orderId: string, takenRenewal: string | null, reservedFor: string | null, stem: string | undefined) {
+  if (takenRenewal !== null)
+    throw ValidationError.field(
+      "order_id",
+      `order_id cannot start a plan: its renewals take ${orderId}-2, ${orderId}-3, ..., and ${takenRenewal} is already used by another session`,
+    );
+  if (reservedFor !== null)
+    throw ValidationError.field(
+      "order_id",
+      `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
+    );
+}
