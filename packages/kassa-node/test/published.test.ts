@@ -54,7 +54,7 @@ function runNode(file: string, source: string, env: Record<string, string> = {})
   return execFileSync(process.execPath, [file], {
     cwd: project,
     encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", ...env }, // nothing preloaded: no NODE_OPTIONS
   });
 }
 
