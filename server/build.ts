@@ -23,10 +23,23 @@ export function buildState(root: string): { built: number; current: boolean } {
   return { built, current: built > 0 && built >= sources };
 }
 
-/** Runs `next build` when there is no build yet or a source file is newer than it. */
+/** Bundles the browser SDK into the build (scripts/build-sdk.ts, decision 0023). */
+function buildSdkInto(root: string): void {
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "build-sdk.ts")], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error(`the browser SDK's build failed (exit ${result.status})`);
+}
+
+/** Runs `next build` and the SDK's when there is no build yet or a source file is newer than it. */
 export function buildIfNeeded(root: string): void {
   const { built, current } = buildState(root);
-  if (current) return;
+  if (current) {
+    // A build made before the SDK was part of it.
+    if (!fs.existsSync(path.join(root, ".next", "kassa-sdk", "kassa.js"))) buildSdkInto(root);
+    return;
+  }
   console.log(
     built
       ? "Sources changed since the last build: building Kassa…"
@@ -42,4 +55,5 @@ export function buildIfNeeded(root: string): void {
     },
   );
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  buildSdkInto(root);
 }

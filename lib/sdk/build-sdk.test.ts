@@ -5,7 +5,7 @@ import vm from "node:vm";
 import zlib from "node:zlib";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSdk, type SdkFiles } from "./build-sdk";
+import { buildSdk, placeholderBases, readBuiltSdk, sdkSourceDir, withBases, writeBuiltSdk, type SdkFiles } from "./build-sdk";
 
 let files: SdkFiles;
 
@@ -90,5 +90,26 @@ describe("the browser SDK's build", () => {
         .map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "));
     expect(diagnostics("good.ts")).toEqual([]);
     expect(diagnostics("bad.ts").join("\n")).toMatch(/items/);
+  });
+});
+
+describe("the SDK built with the app", () => {
+  it("serves, once this Kassa's bases are put in, exactly what a build with those bases makes", async () => {
+    const prebuilt = await buildSdk(placeholderBases);
+    for (const bases of [
+      { apiBase: "/api", checkoutBase: "/checkout" },
+      { apiBase: "https://api.example.com/v1", checkoutBase: "https://checkout.example.net/pay?x=1&y=%22" },
+    ]) {
+      expect(withBases(prebuilt, bases)).toEqual(await buildSdk(bases));
+    }
+  });
+
+  it("is written into the build and read back from there", async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "kassa-sdk-build-"));
+    await fs.cp(sdkSourceDir(), sdkSourceDir(root), { recursive: true });
+    expect(await readBuiltSdk(root)).toBeNull();
+    await writeBuiltSdk(root);
+    expect(await readBuiltSdk(root)).toEqual(await buildSdk(placeholderBases, root));
+    await fs.rm(root, { recursive: true, force: true });
   });
 });

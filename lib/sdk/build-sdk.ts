@@ -12,6 +12,15 @@ export type SdkFiles = Record<SdkFileName, string>;
 /** The SDK's source folder; Kassa runs from its own folder (npm start), as Next does. */
 export const sdkSourceDir = (root = process.cwd()) => path.join(root, "lib", "sdk", "browser");
 
+/** Where the build (`npm run build`, or `npm start`'s) leaves the bundle, inside Next's own output. */
+export const builtSdkDir = (root = process.cwd()) => path.join(root, ".next", "kassa-sdk");
+
+/**
+ * The bases the build compiles in, replaced by this Kassa's when the files are served: the build
+ * cannot know ORIGIN, API_BASE_URL or CHECKOUT_URL, which are read at run time.
+ */
+export const placeholderBases: SdkBases = { apiBase: "__KASSA_SDK_API_BASE__", checkoutBase: "__KASSA_SDK_CHECKOUT_BASE__" };
+
 async function bundle(entry: string, options: BuildOptions): Promise<string> {
   const result = await build({
     entryPoints: [entry],
@@ -62,4 +71,39 @@ export async function buildSdk(bases: SdkBases, root?: string): Promise<SdkFiles
     fs.readFile(path.join(dir, "kassa.ts"), "utf8"),
   ]);
   return { "kassa.js": esm, "kassa.global.js": global, "kassa.d.ts": await declarations(source) };
+}
+
+/**
+ * The files built with {@link placeholderBases}, with this Kassa's bases put in: the same text
+ * `buildSdk(bases)` makes (build-sdk.test.ts compares them). Each placeholder sits inside a string
+ * literal, so the base goes in escaped as a JSON string's contents.
+ */
+export function withBases(files: SdkFiles, bases: SdkBases): SdkFiles {
+  const put = (text: string) => {
+    let out = text;
+    for (const key of ["apiBase", "checkoutBase"] as const) {
+      if (!out.includes(placeholderBases[key])) throw new Error(`the built SDK lacks the ${key} placeholder`);
+      out = out.split(placeholderBases[key]).join(JSON.stringify(bases[key]).slice(1, -1));
+    }
+    return out;
+  };
+  return { "kassa.js": put(files["kassa.js"]), "kassa.global.js": put(files["kassa.global.js"]), "kassa.d.ts": files["kassa.d.ts"] };
+}
+
+/** Builds the SDK into {@link builtSdkDir}: part of the app's build (scripts/build-sdk.ts). */
+export async function writeBuiltSdk(root = process.cwd()): Promise<void> {
+  const files = await buildSdk(placeholderBases, root);
+  const dir = builtSdkDir(root);
+  await fs.mkdir(dir, { recursive: true });
+  await Promise.all(sdkFileNames.map((name) => fs.writeFile(path.join(dir, name), files[name])));
+}
+
+/** The files the build left, or null when there is no build (`npm run dev`, tests). */
+export async function readBuiltSdk(root = process.cwd()): Promise<SdkFiles | null> {
+  try {
+    const texts = await Promise.all(sdkFileNames.map((name) => fs.readFile(path.join(builtSdkDir(root), name), "utf8")));
+    return Object.fromEntries(sdkFileNames.map((name, i) => [name, texts[i]!])) as SdkFiles;
+  } catch {
+    return null;
+  }
 }

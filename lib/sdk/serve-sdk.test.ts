@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { sdkBases, sdkResponse } from "./serve-sdk";
 
@@ -14,7 +14,8 @@ afterEach(() => {
   resetEnv();
 });
 
-describe("GET /sdk/v1/{file}", () => {
+// Bounds on hangs: the first request bundles the SDK (seconds on a busy machine).
+describe("GET /sdk/v1/{file}", { timeout: 120_000 }, () => {
   it("serves the ES module to any origin, cacheable and revalidated by ETag", async () => {
     const res = await get("kassa.js");
     expect(res.status).toBe(200);
@@ -65,5 +66,36 @@ describe("the bases compiled into the bundle", () => {
     process.env.CHECKOUT_URL = "https://pay.example.com/checkout";
     resetEnv();
     expect(sdkBases()).toEqual({ apiBase: "https://api.example.com/v1", checkoutBase: "/checkout" });
+  });
+});
+
+describe("a deployment of the build alone", () => {
+  it("serves the SDK the build made, with no source folder beside it", async () => {
+    const { default: fs } = await import("node:fs/promises");
+    const { default: os } = await import("node:os");
+    const { default: path } = await import("node:path");
+    const { writeBuiltSdk, sdkSourceDir } = await import("./build-sdk");
+    const source = await fs.mkdtemp(path.join(os.tmpdir(), "kassa-sdk-source-"));
+    await fs.cp(sdkSourceDir(), sdkSourceDir(source), { recursive: true });
+    await writeBuiltSdk(source);
+    const deployed = await fs.mkdtemp(path.join(os.tmpdir(), "kassa-sdk-deployed-"));
+    await fs.cp(path.join(source, ".next"), path.join(deployed, ".next"), { recursive: true });
+    process.env.ORIGIN = "https://pay.example.com";
+    process.env.API_BASE_URL = "https://api.example.com/v1";
+    resetEnv();
+    const cwd = vi.spyOn(process, "cwd").mockReturnValue(deployed);
+    try {
+      vi.resetModules(); // a fresh module: the files are read once per process
+      const served = await import("./serve-sdk");
+      const res = await served.sdkResponse(new Request("http://kassa.test/sdk/v1/kassa.js"), "kassa.js");
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toContain('"https://api.example.com/v1"');
+      expect(text).not.toContain("__KASSA_SDK_");
+    } finally {
+      cwd.mockRestore();
+      await fs.rm(source, { recursive: true, force: true });
+      await fs.rm(deployed, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { baseUrl, checkoutUrl, origin } from "@/lib/env";
 import { json } from "@/lib/http/respond";
 import { log } from "@/lib/log";
-import { buildSdk, sdkFileNames, type SdkBases, type SdkFileName } from "./build-sdk";
+import { buildSdk, readBuiltSdk, sdkFileNames, withBases, type SdkBases, type SdkFileName } from "./build-sdk";
 
 type Built = { text: string; etag: string };
 
@@ -20,9 +20,17 @@ export function sdkBases(): SdkBases {
 
 let built: Promise<Record<SdkFileName, Built>> | null = null;
 
-/** Built once per process, at the first request (decision 0023); a failed build is tried again next time. */
+/**
+ * The build's files with this Kassa's bases put in, read once per process (decision 0023). Without
+ * a build (`npm run dev`) the SDK is bundled here instead; a failure is tried again next time.
+ */
+async function loadSdk() {
+  const prebuilt = await readBuiltSdk();
+  return prebuilt ? withBases(prebuilt, sdkBases()) : buildSdk(sdkBases());
+}
+
 function sdkFiles(): Promise<Record<SdkFileName, Built>> {
-  built ??= buildSdk(sdkBases()).then(
+  built ??= loadSdk().then(
     (files) =>
       Object.fromEntries(
         sdkFileNames.map((name) => {

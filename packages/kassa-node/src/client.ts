@@ -1,5 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
-import type { components, paths } from "./schema";
+import type { components, paths } from "./schema.js";
 
 /** Every path of the Kassa API with its parameters, bodies and responses (generated). */
 export type KassaPaths = paths;

@@ -5,7 +5,7 @@ export {
   type KassaClientOptions,
   type KassaPaths,
   type KassaSchemas,
-} from "./client";
+} from "./client.js";
 export {
   defaultToleranceSeconds,
   verifyWebhook,
@@ -13,6 +13,6 @@ export {
   type VerifyWebhookOptions,
   type WebhookHeaders,
   type WebhookVerificationErrorCode,
-} from "./verify-webhook";
-export { KassaApiError, unwrap } from "./unwrap";
-export type { WebhookPayload, WebhookEventType } from "./webhook-payload";
+} from "./verify-webhook.js";
+export { KassaApiError, unwrap } from "./unwrap.js";
+export type { WebhookPayload, WebhookEventType } from "./webhook-payload.js";

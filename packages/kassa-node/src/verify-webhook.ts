@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { WebhookPayload } from "./webhook-payload";
+import type { WebhookPayload } from "./webhook-payload.js";
 
 /**
  * Checks that a webhook delivery comes from Kassa, over the raw bytes of its body:

@@ -1,4 +1,4 @@
-import type { components } from "./schema";
+import type { components } from "./schema.js";
 
 /**
  * The body of a webhook delivery (the document's `WebhookPayload`, generated from the schema Kassa
