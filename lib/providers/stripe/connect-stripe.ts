@@ -88,6 +88,13 @@ export async function connectStripe(
     );
 
   const api = options.api ?? configuredStripeApi();
+  // Against Stripe itself (no test API location), a live business takes live keys only: a test key
+  // would take no real money, and its events would never match the live account's.
+  if (!api && secret[2] !== "live")
+    throw ValidationError.field(
+      "secretKey",
+      "This is a test-mode key; a live business needs a live key (sk_live_… or rk_live_…). Test keys belong to sandbox businesses.",
+    );
   const stripe = stripeClient(input.secretKey, api);
   let accountId: string | null = null;
   try {
@@ -225,8 +232,17 @@ async function storeStripeConfig(
     .onConflictDoUpdate({ target: [businessProviders.businessId, businessProviders.provider], set: values });
 }
 
-/** Deactivates a live business's Stripe provider and forgets its keys. */
+/**
+ * Deactivates a live business's Stripe provider and forgets its keys. Plans keep renewing in the
+ * merchant's Stripe account, but Kassa no longer hears of them (nor can cancel or resume them)
+ * until a key of the same account is connected again. Sandbox businesses are refused: their
+ * emulator account is theirs for life.
+ */
 export async function disconnectStripe(db: Db, businessId: string): Promise<void> {
+  const [business] = await db.select({ mode: businesses.mode }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (!business) throw new NotFoundError("business_not_found", `No business ${businessId}`);
+  if (business.mode !== "live")
+    throw new BadRequestError("sandbox_business", "Sandbox businesses stay connected to their Stripe emulator account");
   await db
     .update(businessProviders)
     .set({ configEnc: null, active: false, setupCheckedAt: null, setupCheck: null })
