@@ -25,4 +25,5 @@ export type StaffAction =
   | "payouts" // payout operations
   | "webhooks" // webhook settings, resend, token rotation
   | "api_keys" // create, roll, revoke API keys
-  | "settings"; // business settings
+  | "settings" // business settings
+  | "stripe"; // connect, replace or disconnect the business's own Stripe account (owners only)

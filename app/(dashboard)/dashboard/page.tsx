@@ -6,7 +6,9 @@ import { formatDateTime, formatDay } from "@/lib/dashboard/format";
 import { getOverview } from "@/lib/dashboard/get-overview";
 import { getDb } from "@/lib/db";
 import { formatMoney } from "@/lib/money";
+import { liveStripeConnection } from "@/lib/providers/stripe/get-stripe-connection";
 import { requireStaffFor } from "@/lib/staff/current-staff";
+import { staffMay } from "@/lib/staff/load-staff";
 import { PaymentsTable } from "./_components/payments-table";
 import { VolumeChart } from "./_components/volume-chart";
 
@@ -15,7 +17,9 @@ export const metadata = { title: "Overview" };
 // GET /dashboard: balances, the last 30 days, and what needs attention.
 export default async function OverviewPage() {
   const staff = await requireStaffFor("read");
-  const overview = await getOverview(await getDb(), staff.businessId, { days: 30 });
+  const db = await getDb();
+  const overview = await getOverview(db, staff.businessId, { days: 30 });
+  const stripe = await liveStripeConnection(db, staff.businessId);
   const money = (cents: number) => formatMoney(cents, overview.currency);
   const total = overview.days.reduce((sum, d) => sum + d.volume, 0);
   const count = overview.days.reduce((sum, d) => sum + d.count, 0);
@@ -23,6 +27,31 @@ export default async function OverviewPage() {
   return (
     <div className="grid grid-cols-1 gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
+
+      {stripe && !stripe.active ? (
+        <Card role="alert" className="border-destructive" data-testid="connect-stripe-notice">
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <AlertTriangle aria-hidden className="size-5 text-destructive" />
+              {stripe.connected ? "Finish connecting Stripe" : "Connect Stripe to take card payments"}
+            </CardTitle>
+            <CardDescription>
+              {stripe.connected
+                ? "Kassa has your key but not the signing secret of its webhook endpoint: card, Apple Pay and Google Pay stay off until it does."
+                : "This live business has no Stripe account connected: customers cannot pay by card, Apple Pay or Google Pay, and plans cannot be sold."}
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {staffMay(staff, "stripe") ? (
+              <Link href="/dashboard/settings#stripe" className="text-sm font-medium underline underline-offset-4">
+                Connect Stripe in Settings
+              </Link>
+            ) : (
+              <p className="text-sm">Ask an owner of the business to connect Stripe in Settings.</p>
+            )}
+          </CardContent>
+        </Card>
+      ) : null}
 
       <section aria-label="Balances" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Card>

@@ -66,6 +66,63 @@ export async function connectStripe(
   input: ConnectStripeInput,
   options: { api?: StripeApiLocation } = {},
 ): Promise<ConnectedStripe> {
+  const secret = parseKeys(input);
+  const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (!business) throw new NotFoundError("business_not_found", `No business ${businessId}`);
+  if (business.mode !== "live")
+    throw new BadRequestError(
+      "sandbox_business",
+      "Sandbox businesses are connected to their Stripe emulator account automatically: there is no key to connect",
+    );
+
+  const api = options.api ?? configuredStripeApi();
+  // Against Stripe itself (no test API location), a live business takes live keys only: a test key
+  // would take no real money, and its events would never match the live account's.
+  if (!api && secret.mode !== "live")
+    throw ValidationError.field(
+      "secretKey",
+      "This is a test-mode key; a live business needs a live key (sk_live_… or rk_live_…). Test keys belong to sandbox businesses.",
+    );
+  const stripe = stripeClient(input.secretKey, api);
+  const accountId = await checkKey(stripe);
+
+  const stored = await readProviderConfig<StripeProviderConfig>(db, businessId, "stripe");
+  const previous = stored?.config ?? {};
+  // What was kept for the same account (endpoint, its secret, publishable key) stays valid.
+  const sameAccount =
+    previous.secretKey === input.secretKey || (accountId !== null && previous.accountId === accountId);
+  let config = keptConfig(input, previous, sameAccount, accountId, api);
+  await storeStripeConfig(db, businessId, config, sameAccount ? (stored?.active ?? false) : false);
+
+  const url = stripeWebhookUrl();
+  const secured = await takeWebhookSecret(db, businessId, stripe, input.webhookSecret, url);
+  config = { ...config, ...secured.config };
+  const endpoint = secured.endpoint;
+  const active = Boolean(config.webhookSecret);
+  await storeStripeConfig(db, businessId, config, active);
+
+  const missing: StripeSetupItem[] = [];
+  if (!active) missing.push("webhook_secret");
+  else if (input.webhookSecret && endpoint && (endpoint.status !== "enabled" || endpoint.missingEvents.length))
+    missing.push("webhook_endpoint");
+  if (!config.publishableKey) missing.push("publishable_key");
+  return {
+    businessId,
+    accountId,
+    keyKind: secret.kind,
+    livemode: secret.mode === "live",
+    active,
+    webhookEndpoint: endpoint,
+    webhookSecretStored: active,
+    publishableKeyStored: Boolean(config.publishableKey),
+    missing,
+    requiredEndpoint: { url, events: [...stripeWebhookEvents] },
+    methods: active ? await stripeMethods(db, businessId) : [],
+  };
+}
+
+/** The keys' shapes (and that the publishable key is of the secret key's mode), or a field error each. */
+function parseKeys(input: ConnectStripeInput): { kind: "secret" | "restricted"; mode: "live" | "test" } {
   const errors: Record<string, string[]> = {};
   const secret = /^(sk|rk)_(live|test)_[A-Za-z0-9_]{8,247}$/.exec(input.secretKey ?? "");
   const publishable =
@@ -78,98 +135,71 @@ export async function connectStripe(
   if (input.webhookSecret !== undefined && !/^whsec_[A-Za-z0-9_]{8,247}$/.test(input.webhookSecret))
     errors.webhookSecret = ["must be a Stripe signing secret (whsec_…)"];
   if (!secret || Object.keys(errors).length) throw new ValidationError(errors);
+  return { kind: secret[1] === "rk" ? "restricted" : "secret", mode: secret[2] as "live" | "test" };
+}
 
-  const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId)).limit(1);
-  if (!business) throw new NotFoundError("business_not_found", `No business ${businessId}`);
-  if (business.mode !== "live")
-    throw new BadRequestError(
-      "sandbox_business",
-      "Sandbox businesses are connected to their Stripe emulator account automatically: there is no key to connect",
-    );
-
-  const api = options.api ?? configuredStripeApi();
-  const stripe = stripeClient(input.secretKey, api);
-  let accountId: string | null = null;
+/** The account id behind the key (null for a restricted key that may not read it); a refused key is a field error. */
+async function checkKey(stripe: Stripe): Promise<string | null> {
   try {
-    accountId = (await stripe.accounts.retrieveCurrent()).id;
+    return (await stripe.accounts.retrieveCurrent()).id;
   } catch (error) {
     if (error instanceof Stripe.errors.StripeAuthenticationError)
       throw ValidationError.field("secretKey", `Stripe refused this key: ${error.message}`);
     // A restricted key without the account permission is still a working key.
     if (!isStripePermissionError(error)) throw stripeFailure(error, "checking the key");
+    return null;
   }
+}
 
-  const stored = await readProviderConfig<StripeProviderConfig>(db, businessId, "stripe");
-  const previous = stored?.config ?? {};
-  // What was kept for the same account (endpoint, its secret, publishable key) stays valid.
-  const sameAccount =
-    previous.secretKey === input.secretKey || (accountId !== null && previous.accountId === accountId);
-  const url = stripeWebhookUrl();
-  let config: Partial<StripeProviderConfig> = {
+/** The new key, with what stays valid from the stored configuration when it is the same account. */
+function keptConfig(
+  input: ConnectStripeInput,
+  previous: Partial<StripeProviderConfig>,
+  sameAccount: boolean,
+  accountId: string | null,
+  api: StripeApiLocation | undefined,
+): Partial<StripeProviderConfig> {
+  const publishableKey = input.publishableKey ?? (sameAccount ? previous.publishableKey : undefined);
+  return {
     secretKey: input.secretKey,
     ...(accountId ? { accountId } : {}),
     ...(api ? { api } : {}),
-    ...(input.publishableKey
-      ? { publishableKey: input.publishableKey }
-      : sameAccount && previous.publishableKey
-        ? { publishableKey: previous.publishableKey }
-        : {}),
+    ...(publishableKey ? { publishableKey } : {}),
     ...(sameAccount && previous.webhookSecret
-      ? {
-          webhookSecret: previous.webhookSecret,
-          webhookEndpointId: previous.webhookEndpointId,
-          webhookUrl: previous.webhookUrl,
-        }
+      ? { webhookSecret: previous.webhookSecret, webhookEndpointId: previous.webhookEndpointId, webhookUrl: previous.webhookUrl }
       : {}),
   };
-  await storeStripeConfig(db, businessId, config, sameAccount ? (stored?.active ?? false) : false);
+}
 
-  let endpoint: StripeEndpointView | null = null;
-  if (input.webhookSecret) {
+/**
+ * The signing secret: the one the merchant pasted (with the endpoint found at Kassa's URL, if the
+ * key may read endpoints), else the one of the endpoint Kassa creates or reuses; nothing when the
+ * key may not manage endpoints.
+ */
+async function takeWebhookSecret(
+  db: Db,
+  businessId: string,
+  stripe: Stripe,
+  pasted: string | undefined,
+  url: string,
+): Promise<{ config: Partial<StripeProviderConfig>; endpoint: StripeEndpointView | null }> {
+  if (pasted) {
     const found = await findEndpoint(stripe, url);
-    config = {
-      ...config,
-      webhookSecret: input.webhookSecret,
-      webhookEndpointId: found?.id,
-      webhookUrl: url,
+    return {
+      config: { webhookSecret: pasted, webhookEndpointId: found?.id, webhookUrl: url },
+      endpoint: found ? view(found, false) : null,
     };
-    if (found) endpoint = view(found, false);
-  } else {
-    try {
-      const ensured = await ensureStripeEndpoint(db, businessId, stripe);
-      endpoint = view(ensured.endpoint, ensured.created);
-      config = {
-        ...config,
-        webhookSecret: ensured.secret,
-        webhookEndpointId: ensured.endpointId,
-        webhookUrl: url,
-      };
-    } catch (error) {
-      if (!isStripePermissionError(error)) throw stripeFailure(error, "creating the webhook endpoint");
-    }
   }
-
-  const active = Boolean(config.webhookSecret);
-  await storeStripeConfig(db, businessId, config, active);
-
-  const missing: StripeSetupItem[] = [];
-  if (!active) missing.push("webhook_secret");
-  else if (input.webhookSecret && endpoint && (endpoint.status !== "enabled" || endpoint.missingEvents.length))
-    missing.push("webhook_endpoint");
-  if (!config.publishableKey) missing.push("publishable_key");
-  return {
-    businessId,
-    accountId,
-    keyKind: secret[1] === "rk" ? "restricted" : "secret",
-    livemode: secret[2] === "live",
-    active,
-    webhookEndpoint: endpoint,
-    webhookSecretStored: active,
-    publishableKeyStored: Boolean(config.publishableKey),
-    missing,
-    requiredEndpoint: { url, events: [...stripeWebhookEvents] },
-    methods: active ? await stripeMethods(db, businessId) : [],
-  };
+  try {
+    const ensured = await ensureStripeEndpoint(db, businessId, stripe);
+    return {
+      config: { webhookSecret: ensured.secret, webhookEndpointId: ensured.endpointId, webhookUrl: url },
+      endpoint: view(ensured.endpoint, ensured.created),
+    };
+  } catch (error) {
+    if (!isStripePermissionError(error)) throw stripeFailure(error, "creating the webhook endpoint");
+    return { config: {}, endpoint: null };
+  }
 }
 
 function view(endpoint: Stripe.WebhookEndpoint, created: boolean): StripeEndpointView {
@@ -225,8 +255,17 @@ async function storeStripeConfig(
     .onConflictDoUpdate({ target: [businessProviders.businessId, businessProviders.provider], set: values });
 }
 
-/** Deactivates a live business's Stripe provider and forgets its keys. */
+/**
+ * Deactivates a live business's Stripe provider and forgets its keys. Plans keep renewing in the
+ * merchant's Stripe account, but Kassa no longer hears of them (nor can cancel or resume them)
+ * until a key of the same account is connected again. Sandbox businesses are refused: their
+ * emulator account is theirs for life.
+ */
 export async function disconnectStripe(db: Db, businessId: string): Promise<void> {
+  const [business] = await db.select({ mode: businesses.mode }).from(businesses).where(eq(businesses.id, businessId)).limit(1);
+  if (!business) throw new NotFoundError("business_not_found", `No business ${businessId}`);
+  if (business.mode !== "live")
+    throw new BadRequestError("sandbox_business", "Sandbox businesses stay connected to their Stripe emulator account");
   await db
     .update(businessProviders)
     .set({ configEnc: null, active: false, setupCheckedAt: null, setupCheck: null })

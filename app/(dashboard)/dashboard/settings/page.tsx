@@ -3,9 +3,12 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { contrastRatio } from "@/lib/branding/accent-color";
 import { getSettingsView } from "@/lib/dashboard/settings-actions";
 import { getDb } from "@/lib/db";
+import { getStripeConnection } from "@/lib/providers/stripe/get-stripe-connection";
+import { staffMay } from "@/lib/staff/load-staff";
 import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff";
 import { saveBrandingAction, saveFraudSettingsAction, saveGeneralSettingsAction } from "./actions";
 import { CheckboxField, LogoField, RadioField, SelectField, SettingsForm, TextField } from "./settings-form";
+import { StripeConnection } from "./stripe-connection";
 
 export const metadata = { title: "Settings" };
 
@@ -41,7 +44,9 @@ export default async function SettingsPage() {
         </Card>
       </div>
     );
-  const view = await getSettingsView(await getDb(), staff.businessId);
+  const db = await getDb();
+  const view = await getSettingsView(db, staff.businessId);
+  const stripe = view.mode === "live" ? await getStripeConnection(db, staff.businessId) : null;
   const business = staff.businessId;
   const palette = view.branding.palette;
 
@@ -83,6 +88,25 @@ export default async function SettingsPage() {
           </SettingsForm>
         </CardContent>
       </Card>
+
+      {stripe ? (
+        <Card id="stripe">
+          <CardHeader>
+            <CardTitle>Stripe</CardTitle>
+            <CardDescription>Your own Stripe account takes the card, Apple Pay and Google Pay payments and runs your plans&apos; renewals.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {staffMay(staff, "stripe") ? (
+              <StripeConnection businessId={business} connection={stripe} />
+            ) : (
+              <p className="text-sm" data-testid="stripe-status">
+                {stripe.active ? "Connected" : stripe.connected ? "Key stored, setup incomplete" : "Not connected"}
+                {stripe.keyHint ? ` (${stripe.keyKind} key ${stripe.keyHint})` : ""}. Only an owner of the business connects, replaces or disconnects Stripe.
+              </p>
+            )}
+          </CardContent>
+        </Card>
+      ) : null}
 
       <Card>
         <CardHeader>

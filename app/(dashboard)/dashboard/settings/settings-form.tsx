@@ -5,11 +5,12 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import type { SettingsActionResult } from "./actions";
+import type { ActionResult } from "@/lib/dashboard/run-staff-action";
 
-type SettingsAction = (previous: SettingsActionResult, form: FormData) => Promise<SettingsActionResult>;
+type FormResult<T> = ActionResult<T> | null;
+type SettingsAction<T> = (previous: FormResult<T>, form: FormData) => Promise<FormResult<T>>;
 
-const ResultContext = createContext<SettingsActionResult>(null);
+const ResultContext = createContext<FormResult<unknown>>(null);
 const maxLogoBytes = 256 * 1024;
 
 function useFieldErrors(name: string): string[] | undefined {
@@ -142,7 +143,24 @@ export function LogoField({ hint }: { hint: ReactNode }) {
  * the action refuses it (React would reset the fields otherwise), and tells the outcome next to
  * the button in a live region.
  */
-export function SettingsForm({ action, businessId, submitLabel, children, "aria-label": ariaLabel }: { action: SettingsAction; businessId: string; submitLabel: string; children: ReactNode; "aria-label": string }) {
+export function SettingsForm<T = undefined>({
+  action,
+  businessId,
+  submitLabel,
+  children,
+  after,
+  variant,
+  "aria-label": ariaLabel,
+}: {
+  action: SettingsAction<T>;
+  businessId: string;
+  submitLabel: string;
+  children: ReactNode;
+  /** What to show below the form once the action answered (e.g. a setup check's details). */
+  after?: (result: ActionResult<T>) => ReactNode;
+  variant?: "default" | "destructive";
+  "aria-label": string;
+}) {
   const [result, formAction, pending] = useActionState(action, null);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -157,13 +175,14 @@ export function SettingsForm({ action, businessId, submitLabel, children, "aria-
         <input type="hidden" name="business" value={businessId} />
         {children}
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={pending} aria-disabled={pending}>
+          <Button type="submit" variant={variant} disabled={pending} aria-disabled={pending}>
             {pending ? "Saving…" : submitLabel}
           </Button>
           <p aria-live="polite" role="status" data-testid="settings-result" className={cn("text-sm", result && !result.ok ? "font-medium text-destructive" : "text-success")}>
             {result ? (result.ok ? result.message : `Not saved: ${result.message}`) : ""}
           </p>
         </div>
+        {result && after ? after(result) : null}
       </form>
     </ResultContext>
   );

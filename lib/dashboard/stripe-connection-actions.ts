@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { ValidationError } from "@/lib/errors";
+import { connectStripe, disconnectStripe, type ConnectedStripe } from "@/lib/providers/stripe/connect-stripe";
+import type { StripeApiLocation } from "@/lib/providers/stripe/stripe-client";
+import type { Staff } from "@/lib/staff/current-staff";
+import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+
+// The Settings page's "Stripe" card: the same service as `npx kassa stripe connect` (owners only).
+
+const optional = z
+  .string()
+  .trim()
+  .max(300, { error: "At most 300 characters" })
+  .optional()
+  .transform((v) => v || undefined);
+
+const connectSchema = z.object({
+  business: businessIdField,
+  secret_key: z.string({ error: "Paste your Stripe secret or restricted key" }).trim().min(1, { error: "Paste your Stripe secret or restricted key" }).max(300, { error: "At most 300 characters" }),
+  publishable_key: optional,
+  webhook_secret: optional,
+});
+
+const fieldNames: Record<string, string> = { secretKey: "secret_key", publishableKey: "publishable_key", webhookSecret: "webhook_secret" };
+
+/** What the page shows after a connect: the setup check's result, never a key. */
+export type StripeSetupResult = Pick<ConnectedStripe, "active" | "accountId" | "keyKind" | "livemode" | "missing" | "requiredEndpoint" | "methods"> & {
+  webhookEndpoint: { id: string; url: string; created: boolean; status: string; missingEvents: string[] } | null;
+};
+
+/**
+ * Connects (or replaces) the business's Stripe key from the Settings form: checks the key with
+ * Stripe, creates Kassa's endpoint when the key may, else takes the pasted signing secret, and
+ * answers what is still to fix. A refused key changes nothing.
+ */
+export async function connectStripeAs(
+  db: Db,
+  staff: Staff,
+  input: unknown,
+  options: { api?: StripeApiLocation } = {},
+): Promise<ActionResult<StripeSetupResult>> {
+  return runStaffAction(staff, "stripe", connectSchema, input, async (form, businessId) => {
+    let connected: ConnectedStripe;
+    try {
+      connected = await connectStripe(
+        db,
+        businessId,
+        { secretKey: form.secret_key, publishableKey: form.publishable_key, webhookSecret: form.webhook_secret },
+        options,
+      );
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      const fields: Record<string, string[]> = {};
+      for (const [key, messages] of Object.entries(error.fields)) (fields[fieldNames[key] ?? key] ??= []).push(...messages);
+      throw new ValidationError(fields);
+    }
+    const { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint } = connected;
+    return {
+      message: active
+        ? `Stripe connected${accountId ? ` (account ${accountId})` : ""}: ${methods.length ? methods.join(", ") : "no Stripe method"} enabled.`
+        : "Key stored, but Kassa has no signing secret yet: card payments stay off until you add the endpoint below and paste its signing secret.",
+      data: { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint },
+    };
+  });
+}
+
+const disconnectSchema = z.object({
+  business: businessIdField,
+  confirm: z.literal("on", { error: "Tick the box to confirm that you understand what disconnecting does" }),
+});
+
+/** Forgets the business's Stripe keys and turns its Stripe methods off (the confirmation ticked). */
+export async function disconnectStripeAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
+  return runStaffAction(staff, "stripe", disconnectSchema, input, async (_form, businessId) => {
+    await disconnectStripe(db, businessId);
+    return { message: "Stripe disconnected: its keys are forgotten and card payments are off." };
+  });
+}
