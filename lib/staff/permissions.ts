@@ -3,12 +3,12 @@ import type { StaffAction, StaffRole } from "./staff-types";
 /**
  * Role × action (decision 0018). Owners do everything in their businesses; managers run the
  * business (refunds, reviews, subscriptions, payouts, webhooks) but do not hold its credentials
- * (API keys) or change its settings; support (`admin`) does everything in any business.
+ * (API keys) or change its settings or its team (invitations, roles: decision 0044); support (`admin`) does everything in any business.
  */
 export const permissionMatrix: Record<StaffRole, Record<StaffAction, boolean>> = {
-  owner: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true },
-  manager: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: false, settings: false },
-  admin: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true },
+  owner: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, team: true },
+  manager: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: false, settings: false, team: false },
+  admin: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, team: true },
 };
 
 export function rolePermits(role: StaffRole, action: StaffAction): boolean {

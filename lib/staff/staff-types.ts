@@ -25,4 +25,5 @@ export type StaffAction =
   | "payouts" // payout operations
   | "webhooks" // webhook settings, resend, token rotation
   | "api_keys" // create, roll, revoke API keys
-  | "settings"; // business settings
+  | "settings" // business settings
+  | "team"; // invitations, roles, removing members, the four-eyes threshold (decision 0044)
