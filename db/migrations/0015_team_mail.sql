@@ -70,4 +70,5 @@ CREATE INDEX "mail_messages_created_idx" ON "mail_messages" USING btree ("create
 CREATE UNIQUE INDEX "invitations_digest_idx" ON "invitations" USING btree ("digest");--> statement-breakpoint
 CREATE UNIQUE INDEX "invitations_open_email_idx" ON "invitations" USING btree ("business_id",lower("email")) WHERE "invitations"."accepted_at" IS NULL AND "invitations"."revoked_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "payout_approvals_business_idx" ON "payout_approvals" USING btree ("business_id","status");--> statement-breakpoint
+CREATE UNIQUE INDEX "payout_approvals_pending_withdrawal_idx" ON "payout_approvals" USING btree ("business_id",("payload" ->> 'withdrawalId')) WHERE "payout_approvals"."status" = 'pending' AND "payout_approvals"."kind" = 'complete_withdrawal';--> statement-breakpoint
 CREATE INDEX "staff_sessions_user_idx" ON "staff_sessions" USING btree ("user_id","device_digest");

@@ -88,6 +88,10 @@ export const payoutApprovals = pgTable(
   },
   (t) => [
     index("payout_approvals_business_idx").on(t.businessId, t.status),
+    // One pending request per withdrawal: asking twice is refused.
+    uniqueIndex("payout_approvals_pending_withdrawal_idx")
+      .on(t.businessId, sql`(${t.payload} ->> 'withdrawalId')`)
+      .where(sql`${t.status} = 'pending' AND ${t.kind} = 'complete_withdrawal'`),
     check("payout_approvals_status_valid", sql`${t.status} IN ('pending', 'approved', 'rejected')`),
     check("payout_approvals_four_eyes", sql`${t.decidedBy} IS NULL OR ${t.decidedBy} <> ${t.requestedBy}`),
   ],
