@@ -4,7 +4,7 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { getTeamView } from "@/lib/dashboard/team-actions";
 import { getDb } from "@/lib/db";
 import { approvalThresholdOf } from "@/lib/payouts/payout-approvals";
-import { requireStaffFor } from "@/lib/staff/current-staff";
+import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff";
 import { ApprovalThresholdForm } from "./approval-threshold-form";
 import { InvitationControls, InviteForm, MemberControls } from "./team-controls";
 
@@ -12,8 +12,29 @@ export const metadata = { title: "Team" };
 
 // GET /dashboard/team: members and their roles, open invitations, inviting (owners and support;
 // decision 0044), and the four-eyes threshold on money leaving (decision 0044b).
+async function ownerOrAdmin() {
+  try {
+    return await requireStaffFor("team");
+  } catch (error) {
+    if (error instanceof StaffForbiddenError) return null;
+    throw error;
+  }
+}
+
 export default async function TeamPage() {
-  const staff = await requireStaffFor("team");
+  const staff = await ownerOrAdmin();
+  if (!staff)
+    return (
+      <div className="grid gap-6">
+        <h1 className="text-2xl font-semibold tracking-tight">Team</h1>
+        <Card role="alert" className="max-w-xl">
+          <CardHeader>
+            <CardTitle>Only owners manage the team</CardTitle>
+            <CardDescription>Your role in this business does not invite people or change roles. Ask an owner of the business.</CardDescription>
+          </CardHeader>
+        </Card>
+      </div>
+    );
   const db = await getDb();
   const [team, threshold] = await Promise.all([getTeamView(db, staff.businessId), approvalThresholdOf(db, staff.businessId)]);
   return (
