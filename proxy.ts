@@ -41,8 +41,8 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-/** Pages anyone may open under /dashboard: signing in and resetting a password. */
-const publicStaffPages = /^\/dashboard\/(sign-in|forgot-password|reset-password)\/?$/;
+/** Pages anyone may open under /dashboard: signing in, resetting a password, accepting an invitation. */
+const publicStaffPages = /^\/dashboard\/(sign-in|forgot-password|reset-password|invitation)\/?$/;
 
 function needsSignIn(request: NextRequest): boolean {
   const path = request.nextUrl.pathname;

@@ -12,6 +12,7 @@ export const sessionExpiryDue = eventType("kassa/session.expiry-due", { schema: 
 export const providerEventReceived = eventType("kassa/provider-event.received", { schema: jobData });
 export const subscriptionSetupDue = eventType("kassa/subscription.setup-due", { schema: jobData });
 export const refundDue = eventType("kassa/refund.due", { schema: jobData });
+export const mailDue = eventType("kassa/mail.due", { schema: jobData });
 
 /** The event announcing each job kind. */
 export const jobEventTypes = {
@@ -20,6 +21,7 @@ export const jobEventTypes = {
   process_provider_event: providerEventReceived,
   setup_subscription: subscriptionSetupDue,
   refund_payment: refundDue,
+  send_mail: mailDue,
 } satisfies Record<JobKind, unknown>;
 
 /** Inngest's logs go through Kassa's structured logger (lib/log.ts). */

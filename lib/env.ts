@@ -99,6 +99,16 @@ const envSchema = z.object({
    * closes, so a load balancer stops sending first (docs/deploy.md); then requests under way finish.
    */
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  /**
+   * E-mail (lib/mail, decision 0044): the SMTP server, e.g. smtps://user:pass@smtp.example.com:465
+   * or smtp://127.0.0.1:2525; without it messages are kept for the mailbox page (/admin/mailbox).
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, { error: "must be an smtp:// or smtps:// URL" })
+    .optional(),
+  /** The From of every message, e.g. `Kassa <no-reply@pay.example.com>`; default no-reply@ORIGIN's host. */
+  MAIL_FROM: z.string().min(3).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -36,6 +36,10 @@ export const idPrefixes = {
   providerEvent: "pev",
   user: "usr",
   passwordReset: "pwr",
+  mailMessage: "msg",
+  staffSession: "ses",
+  invitation: "inv",
+  payoutApproval: "apr",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

@@ -1,4 +1,5 @@
 import { registerJobHandlers, type JobHandlerTable } from "@/lib/jobs/registry";
+import { sendMailJob } from "@/lib/mail/send-mail";
 import { processProviderEventJob } from "@/lib/payments/provider-events";
 import { refundPaymentJob } from "@/lib/payments/refund-payment";
 import { expireSessionJob } from "@/lib/sessions/expire-session";
@@ -12,6 +13,7 @@ export const jobHandlers: JobHandlerTable = {
   process_provider_event: processProviderEventJob,
   refund_payment: refundPaymentJob,
   setup_subscription: setupSubscriptionJob,
+  send_mail: sendMailJob,
 };
 
 /** Called by every composition root that runs jobs, before it runs any. */

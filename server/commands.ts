@@ -14,7 +14,7 @@ import { StaffInputError } from "@/lib/staff/errors";
 import { postgresBackupAdvice } from "./backup-advice";
 import { backupDatabase, BackupTargetExistsError, embeddedClient } from "./backup-database";
 import { stripeConnectCommand } from "./stripe-connect-command";
-import { demoLoginCommand, userCreateCommand } from "./user-create-command";
+import { demoLoginCommand, userCreateCommand, userDisableCommand, userListCommand, userRemoveCommand } from "./user-create-command";
 
 type Options = ParseArgsConfig["options"];
 export type Values = Record<string, string | boolean | undefined>;
@@ -39,6 +39,16 @@ function oneOf<T extends string>(values: Values, name: string, allowed: readonly
   if (typeof value !== "string" || !allowed.includes(value as T))
     throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
   return value as T;
+}
+
+/** A staff command's refusal (StaffInputError) as the CLI's usage error: exit 1, nothing changed. */
+async function staffInput<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof StaffInputError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 export const commands: Record<string, Command> = {
@@ -149,6 +159,29 @@ export const commands: Record<string, Command> = {
         throw error;
       }
     },
+  },
+  "user list": {
+    usage: "kassa user list [--business ID] [--json]",
+    options: { business: { type: "string" } },
+    run: (db, values) => userListCommand(db, { businessId: typeof values.business === "string" ? values.business.trim() : undefined }),
+  },
+  "user disable": {
+    usage: "kassa user disable --email E [--json]",
+    options: { email: { type: "string" } },
+    run: (db, values) => staffInput(() => userDisableCommand(db, { email: required(values, "email"), enable: false })),
+  },
+  "user enable": {
+    usage: "kassa user enable --email E [--json]",
+    options: { email: { type: "string" } },
+    run: (db, values) => staffInput(() => userDisableCommand(db, { email: required(values, "email"), enable: true })),
+  },
+  "user remove": {
+    usage: "kassa user remove --email E [--business ID] [--json]",
+    options: { email: { type: "string" }, business: { type: "string" } },
+    run: (db, values) =>
+      staffInput(() =>
+        userRemoveCommand(db, { email: required(values, "email"), businessId: typeof values.business === "string" ? required(values, "business") : null }),
+      ),
   },
   "demo login": {
     usage: "kassa demo login [--json]",

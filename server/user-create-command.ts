@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import type { StaffRole } from "@/lib/staff/current-staff";
 import { createUser, type CreateUserResult } from "@/lib/staff/create-user";
 import { readDemoLogin } from "@/lib/staff/demo-login";
+import { disableUser, enableUser, listUsers, removeUser } from "@/lib/staff/manage-users";
 
 /** `npx kassa user create`: createUser, its result as the CLI's JSON object and text (README, Command line). */
 export async function userCreateCommand(
@@ -44,5 +45,43 @@ export async function demoLoginCommand(db: Db): Promise<{ json: { email: string;
   return {
     json: { email: demo.email, password: demo.password, business_id: demo.businessId },
     text: `Demo login (${demo.businessId}): ${demo.email}  ${demo.password}`,
+  };
+}
+
+/** `npx kassa user list [--business ID]`. */
+export async function userListCommand(db: Db, input: { businessId?: string }) {
+  const data = await listUsers(db, input);
+  const text = data.length
+    ? data
+        .map((u) => {
+          const roles = u.admin ? ["admin"] : u.memberships.map((m) => `${m.role} of ${m.business_id}`);
+          return `${u.id}  ${u.email}  ${roles.join(", ") || "no business"}${u.disabled ? "  (disabled)" : ""}`;
+        })
+        .join("\n")
+    : "No users yet.";
+  return { json: { data }, text };
+}
+
+/** `npx kassa user disable|enable --email E`. */
+export async function userDisableCommand(db: Db, input: { email: string; enable: boolean }) {
+  if (input.enable) {
+    const user = await enableUser(db, input);
+    return { json: { id: user.id, email: user.email, disabled: false }, text: `${user.email} is enabled again: they can sign in with their password.` };
+  }
+  const user = await disableUser(db, input);
+  return {
+    json: { id: user.id, email: user.email, disabled: true, sessions_ended: user.sessionsEnded },
+    text: `${user.email} is disabled${user.alreadyDisabled ? " (it already was)" : ""}: they cannot sign in, and ${user.sessionsEnded} open session(s) ended.`,
+  };
+}
+
+/** `npx kassa user remove --email E [--business ID]`. */
+export async function userRemoveCommand(db: Db, input: { email: string; businessId: string | null }) {
+  const removed = await removeUser(db, input);
+  return {
+    json: { id: removed.id, email: removed.email, removed_from: removed.removedFrom, disabled: !input.businessId },
+    text: input.businessId
+      ? `${removed.email} is no longer a member of ${input.businessId}; their sessions ended.`
+      : `${removed.email} is removed from ${removed.removedFrom.length} business(es) and disabled; their sessions ended.`,
   };
 }

@@ -32,6 +32,11 @@ export const businesses = pgTable("businesses", {
    * created on first need by ensureSandboxTestClock; advancing the clock advances it too.
    */
   stripeTestClockId: text("stripe_test_clock_id"),
+  /**
+   * Four eyes (decision 0044b): payout allocations and withdrawal approvals above this many cents
+   * need a second staff member's approval; null: no threshold.
+   */
+  approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
   createdAt: createdAt(),
 }, (t) => [
   check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),

@@ -17,3 +17,5 @@ export * from "./stripe-emulator";
 export * from "./staff";
 export * from "./branding";
 export * from "./instances";
+export * from "./mail";
+export * from "./team";

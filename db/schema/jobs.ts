@@ -11,6 +11,8 @@ export const jobKinds = [
   "setup_subscription",
   /** Executes a reserved refund at its provider (lib/payments/refund-payment.ts). */
   "refund_payment",
+  /** Sends one e-mail of mail_messages (lib/mail/send-mail.ts). */
+  "send_mail",
 ] as const;
 export type JobKind = (typeof jobKinds)[number];
 

@@ -3,6 +3,7 @@ import { redispatchDueJobs } from "./jobs/redispatch-due-jobs";
 import { reconcilePayments } from "./payments/reconcile-payments";
 import { refundPayment } from "./payments/refund-payment";
 import { processProviderEvent } from "./provider-events/process-provider-event";
+import { sendMail } from "./mail/send-mail";
 import { expireSession } from "./sessions/expire-session";
 import { setUpSubscription } from "./subscriptions/set-up-subscription";
 import { deliverWebhook } from "./webhooks/deliver-webhook";
@@ -14,6 +15,7 @@ export const functions = [
   processProviderEvent,
   setUpSubscription,
   refundPayment,
+  sendMail,
   redispatchDueJobs,
   pruneExpiredRows,
   reconcilePayments,

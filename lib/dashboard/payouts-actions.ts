@@ -11,6 +11,7 @@ import { createPayoutSchema, settleSchema } from "@/lib/payouts/payout-input";
 import { deactivatePayoutUser, reactivatePayoutUser } from "@/lib/payouts/set-payout-user-status";
 import { completeWithdrawal, rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
 import type { Staff } from "@/lib/staff/current-staff";
+import { askSecondApproval, decideApprovalCommand } from "./payout-approval-actions";
 import { failure, invalid, refuseUnlessAllowed, type StaffActionResult } from "./staff-action";
 
 /** Dollars as staff type them ("12.50", "12", "1,000.00"), as integer cents. */
@@ -39,6 +40,7 @@ export const payoutCommand = z.discriminatedUnion(
     z.object({ intent: z.literal("complete"), withdrawal_id: id("wd", "withdrawal"), settlement_reference: optionalText }),
     z.object({ intent: z.literal("reject"), withdrawal_id: id("wd", "withdrawal"), reason: optionalText }),
     z.object({ intent: z.enum(["deactivate", "reactivate"]), payout_user_id: id("pu", "payout user") }),
+    z.object({ intent: z.enum(["approve_request", "reject_request"]), approval_id: id("apr", "approval request") }),
   ],
   { error: "Unknown operation" },
 );
@@ -86,6 +88,8 @@ export async function runPayoutCommand(db: Db, staff: Staff, form: Record<string
       case "allocate": {
         const input = createPayoutSchema.safeParse({ email: command.email, amount: command.amount });
         if (!input.success) return invalid(input.error);
+        const waiting = await askSecondApproval(db, staff, { kind: "allocate", ...input.data });
+        if (waiting) return waiting;
         const created = await createPayout(db, await getBusiness(db, businessId), input.data);
         return {
           ok: true,
@@ -97,6 +101,10 @@ export async function runPayoutCommand(db: Db, staff: Staff, form: Record<string
         const details = settleSchema.safeParse({ reason: command.intent === "reject" ? command.reason : undefined, settlement_reference: command.intent === "complete" ? command.settlement_reference : undefined });
         if (!details.success) return invalid(details.error);
         const ref = { businessId, withdrawalId: command.withdrawal_id };
+        if (command.intent === "complete") {
+          const waiting = await askSecondApproval(db, staff, { kind: "complete_withdrawal", withdrawalId: ref.withdrawalId, settlementReference: details.data.settlement_reference });
+          if (waiting) return waiting;
+        }
         const settled =
           command.intent === "complete"
             ? await completeWithdrawal(db, ref, { settlementReference: details.data.settlement_reference }, actor)
@@ -123,6 +131,9 @@ export async function runPayoutCommand(db: Db, staff: Staff, form: Record<string
               : `${user.email} is active again: the same hash works.`,
         };
       }
+      case "approve_request":
+      case "reject_request":
+        return await decideApprovalCommand(db, staff, command.approval_id, command.intent === "approve_request" ? "approve" : "reject");
     }
   } catch (error) {
     return failure(error, { action: "payouts", intent: command.intent, businessId });

@@ -1,9 +1,12 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { mailMessages } from "@/db/schema";
+import { createUser } from "@/lib/staff/create-user";
 import { updateFraudSettings } from "@/lib/fraud/fraud-settings";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
-import { testDb } from "@/test/helpers";
+import { testDb, uniqueName } from "@/test/helpers";
 import { acceptReviewedPayment, declineReviewedPayment } from "./review-payment";
 import {
   balanceOf,
@@ -45,6 +48,17 @@ describe("payments held for review (Stripe risk_level elevated: 4000000000009235
     await expect(acceptReviewedPayment(testDb(), biz.business.id, session_id)).rejects.toMatchObject({
       code: "payment_not_in_review",
     });
+  });
+
+  it("tells the business's owners by e-mail, in the transaction that holds the payment", async () => {
+    const biz = await paymentsBusiness();
+    const owner = `${uniqueName("review-owner")}@example.com`;
+    await createUser(testDb(), { email: owner, password: "an owner password", businessId: biz.business.id, role: "owner" });
+    const { session_id } = await newSession(biz);
+    expect((await helperPay(biz, session_id, { card_number: "4000000000009235" })).body).toMatchObject({ status: "pending_review" });
+    const notices = await testDb().select().from(mailMessages).where(and(eq(mailMessages.businessId, biz.business.id), eq(mailMessages.kind, "owner_notice")));
+    expect(notices.map((n) => [n.toAddress, n.subject])).toEqual([[owner, "A payment of $25.00 is waiting for your review"]]);
+    expect(notices[0]!.textBody).toContain(`/dashboard/payments/${session_id}`);
   });
 
   it("declining refunds the customer at the provider and sends `declined`", async () => {

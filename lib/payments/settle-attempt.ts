@@ -14,6 +14,7 @@ import { fraudSettingsOf } from "@/lib/fraud/fraud-settings";
 import { combineVerdicts, riskVerdict } from "@/lib/fraud/screen-payment";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { log } from "@/lib/log";
+import { notifyPaymentHeld } from "@/lib/mail/notify-owners";
 import type { CardInfo, ProviderFailure } from "@/lib/providers/types";
 import { announcePaymentSucceeded } from "@/lib/subscriptions/start-subscription";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -329,6 +330,7 @@ export async function settleAttempt(
           await announcePaymentSucceeded(tx, { business, session, payment: updated });
         } else if (status === "pending_review") {
           await emitWebhookEvent(tx, { business, session, payment: updated, type: "pending_review" });
+          await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
         } else {
           const refund = await reserveRefund(tx, {
             payment: updated,

@@ -28,9 +28,10 @@ export function currentBusinessCookieOptions() {
 const currentStaff = cache(async (): Promise<Staff | null> => {
   const session = await auth();
   const userId = session?.user?.id;
-  if (!userId) return null;
+  // A cookie without a session row (issued before sessions were kept) no longer stands.
+  if (!userId || !session.sessionId) return null;
   const requested = (await cookies()).get(currentBusinessCookie)?.value ?? null;
-  return loadStaff(await getDb(), { userId, signedInAt: session.signedInAt }, requested);
+  return loadStaff(await getDb(), { userId, signedInAt: session.signedInAt, sessionId: session.sessionId }, requested);
 });
 
 /**
@@ -41,6 +42,11 @@ export async function requireStaff(): Promise<Staff> {
   const staff = await currentStaff();
   if (!staff) redirect(signInPath);
   return staff;
+}
+
+/** The id of the signed-in session (its staff_sessions row), or null. */
+export async function currentSessionId(): Promise<string | null> {
+  return (await auth())?.sessionId || null;
 }
 
 /** The signed-in staff member, or null (for pages that show something else to visitors). */

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { businesses, memberships, users } from "@/db/schema";
 import type { Staff, StaffAction, StaffMembership } from "./staff-types";
 import { rolePermits } from "./permissions";
+import { staffSessionOpen } from "./staff-sessions";
 
 /** Support's business switcher lists this many; /admin searches the rest (any id still opens). */
 const adminBusinessListLimit = 200;
@@ -11,18 +12,20 @@ const adminBusinessListLimit = 200;
  * The staff member behind a signed-in session, read fresh from the database on every request (so
  * a disabled user, a removed membership or a changed password takes effect at once), showing
  * `requestedBusinessId` when they may open it, else their first business. Null when the session
- * no longer stands: unknown or disabled user, session issued before `sessions_valid_after`, or no
- * business to show.
+ * no longer stands: unknown or disabled user, session issued before `sessions_valid_after`, a
+ * session row ended (signed out, "sign out everywhere", a password change: decision 0044), or no
+ * business to show. `sessionId` is checked when given (a signed-in request always gives it).
  */
 export async function loadStaff(
   db: Db,
-  session: { userId: string; signedInAt?: number },
+  session: { userId: string; signedInAt?: number; sessionId?: string },
   requestedBusinessId?: string | null,
 ): Promise<Staff | null> {
   const [user] = await db.select().from(users).where(and(eq(users.id, session.userId), isNull(users.disabledAt)));
   if (!user) return null;
   // The session has whole seconds; the column has microseconds.
   if (session.signedInAt !== undefined && session.signedInAt < Math.floor(Date.parse(user.sessionsValidAfter) / 1000)) return null;
+  if (session.sessionId !== undefined && !(await staffSessionOpen(db, user.id, session.sessionId))) return null;
 
   const own: StaffMembership[] = (
     await db

@@ -9,6 +9,7 @@ import { log } from "@/lib/log";
 import { authSecret } from "./auth-secret";
 import { authenticate } from "./authenticate";
 import { LoginRateLimitedError } from "./errors";
+import { openStaffSession, validDeviceId } from "./staff-sessions";
 
 /** A refused sign-in; `code` says why (the form shows one message per code). */
 export class SignInRefused extends CredentialsSignin {
@@ -28,12 +29,18 @@ declare module "next-auth" {
   interface Session {
     /** Seconds since the epoch when this session signed in. */
     signedInAt: number;
+    /** Its staff_sessions row, checked on every request (decision 0044); "" for a cookie without one. */
+    sessionId: string;
+  }
+  interface User {
+    sessionId?: string;
   }
 }
 
 declare module "@auth/core/jwt" {
   interface JWT {
     signedInAt?: number;
+    sid?: string;
   }
 }
 
@@ -54,7 +61,12 @@ const authConfig = (): NextAuthConfig => ({
   pages: { signIn: signInPath, error: signInPath },
   providers: [
     Credentials({
-      credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "E-mail", type: "email" },
+        password: { label: "Password", type: "password" },
+        // The device cookie's value, handed in by the sign-in action (it sets the cookie).
+        device: { type: "hidden" },
+      },
       authorize: async (credentials, request) => {
         const email = typeof credentials.email === "string" ? credentials.email : "";
         const password = typeof credentials.password === "string" ? credentials.password : "";
@@ -66,18 +78,26 @@ const authConfig = (): NextAuthConfig => ({
           throw error;
         }
         if (!outcome.ok) throw new SignInRefused(outcome.reason);
-        return { id: outcome.userId, email: outcome.email };
+        const { sessionId } = await openStaffSession(await getDb(), {
+          userId: outcome.userId,
+          deviceId: validDeviceId(credentials.device),
+          ip: clientIp(request),
+          userAgent: request.headers.get("user-agent"),
+        });
+        return { id: outcome.userId, email: outcome.email, sessionId };
       },
     }),
   ],
   callbacks: {
     // The token carries the user id and when they signed in (kept across refreshes, unlike `iat`,
     // so a reset password ends older sessions); roles and businesses are read fresh per request.
-    jwt: ({ token, user }) => (user ? { sub: user.id, email: user.email, signedInAt: Math.floor(Date.now() / 1000) } : token),
+    jwt: ({ token, user }) =>
+      user ? { sub: user.id, email: user.email, signedInAt: Math.floor(Date.now() / 1000), sid: user.sessionId } : token,
     session: ({ session, token }) => ({
       ...session,
       user: { ...session.user, id: token.sub ?? "" },
       signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0,
+      sessionId: typeof token.sid === "string" ? token.sid : "",
     }),
   },
   logger: {

@@ -93,7 +93,7 @@ describe("the reset link in the log", () => {
       lines.length = 0;
       await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
       expect(urls()).toEqual([]);
-      expect(JSON.stringify(lines)).toContain("not shown in production");
+      expect(JSON.stringify(lines)).toContain("not shown in production logs");
       const demoToken = await requestPasswordReset(testDb(), { email: demo.email, ip: ip(), linkFor });
       expect(urls()).toEqual([linkFor(demoToken!)]);
     } finally {

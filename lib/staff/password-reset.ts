@@ -4,12 +4,16 @@ import { demoLogins, passwordResetTokens, users } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { env } from "@/lib/env";
 import { newId, randomToken } from "@/lib/ids";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { log } from "@/lib/log";
+import { enqueueMail } from "@/lib/mail/enqueue-mail";
+import { passwordResetMail } from "@/lib/mail/messages";
 import { findUserByEmail } from "./create-user";
 import { isEmail, normalizeEmail } from "./email";
 import { StaffInputError } from "./errors";
 import { countLoginAttempt } from "./login-rate-limit";
 import { hashPassword, passwordProblem } from "./password";
+import { endUserSessions } from "./staff-sessions";
 
 /** How long a reset link works. */
 export const resetTokenLifetimeMs = 60 * 60 * 1000;
@@ -24,10 +28,11 @@ export class InvalidResetTokenError extends Error {
 
 /**
  * Starts a password reset. The answer is the same whether the e-mail has a user or not; only the
- * log differs. There is no mailer yet: in development (`npm run dev`, tests) the link is logged, and
- * for the demo login always; otherwise (`npm start` runs with NODE_ENV=production) it is never
- * written anywhere. Limited like
- * sign-ins (throws LoginRateLimitedError). Returns the token for tests, or null.
+ * log differs. The link goes out by e-mail (lib/mail, written with the token in one transaction).
+ * Without SMTP_URL the message is kept for the mailbox page, and the link is also logged in
+ * development (`npm run dev`, tests) and for the demo login, as before there was a mailer; never
+ * in production (`npm start`). Limited like sign-ins (throws LoginRateLimitedError). Returns the
+ * token for tests, or null.
  */
 export async function requestPasswordReset(
   db: Db,
@@ -43,17 +48,21 @@ export async function requestPasswordReset(
   }
   const token = randomToken(43);
   const now = input.now ?? new Date();
-  await db.insert(passwordResetTokens).values({
-    id: newId("passwordReset"),
-    userId: user.id,
-    digest: sha256Hex(token),
-    expiresAt: new Date(now.getTime() + resetTokenLifetimeMs).toISOString(),
+  await transactionWithJobs(db, async (tx) => {
+    await tx.insert(passwordResetTokens).values({
+      id: newId("passwordReset"),
+      userId: user.id,
+      digest: sha256Hex(token),
+      expiresAt: new Date(now.getTime() + resetTokenLifetimeMs).toISOString(),
+    });
+    await enqueueMail(tx, { businessId: null, kind: "password_reset", to: user.email, parts: passwordResetMail({ url: input.linkFor(token) }) });
   });
+  if (env().SMTP_URL) return token;
   // The demo login's password is printed at every start anyway: its link may be too.
   const [demo] = await db.select({ userId: demoLogins.userId }).from(demoLogins).where(eq(demoLogins.userId, user.id));
   if (env().NODE_ENV === "production" && !demo)
-    log.info("password reset link created (no mailer: not shown in production)", { userId: user.id });
-  else log.info("password reset link (no mailer sends it)", { email: user.email, url: input.linkFor(token) });
+    log.info("password reset link created (no SMTP_URL: on the mailbox page, not shown in production logs)", { userId: user.id });
+  else log.info("password reset link (no SMTP_URL: also kept on the mailbox page)", { email: user.email, url: input.linkFor(token) });
   return token;
 }
 
@@ -87,6 +96,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .where(and(eq(users.id, claimed.userId), isNull(users.disabledAt)))
       .returning({ id: users.id });
     if (!user) throw new InvalidResetTokenError();
+    await endUserSessions(tx, user.id);
     await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })

@@ -26,4 +26,5 @@ export type StaffAction =
   | "webhooks" // webhook settings, resend, token rotation
   | "api_keys" // create, roll, revoke API keys
   | "settings" // business settings
+  | "team" // invitations, roles, removing members, the four-eyes threshold (decision 0044)
   | "stripe"; // connect, replace or disconnect the business's own Stripe account (owners only)

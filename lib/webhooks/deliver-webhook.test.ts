@@ -3,12 +3,13 @@ import net from "node:net";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jobs, payments, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { jobs, mailMessages, payments, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { createUser } from "@/lib/staff/create-user";
 import { defaultJobContext } from "@/lib/job-context";
 import { claimJobs, type ClaimedJob } from "@/lib/jobs/claim-jobs";
 import { executeClaimedJob, type FinishedJob } from "@/lib/jobs/run-job";
 import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
-import { testDb } from "@/test/helpers";
+import { testDb, uniqueName } from "@/test/helpers";
 import type { WebhookDeliveryOptions } from "./delivery-options";
 import { getWebhookEvent, listWebhookEvents } from "./list-webhook-events";
 import { resendFailedWebhookEvents, resendWebhookEvent } from "./resend-webhook-events";
@@ -210,6 +211,23 @@ describe("outbound webhooks", () => {
       .from(jobs)
       .where(eq(jobs.id, (await jobFor(event!.id)).id));
     expect(job).toMatchObject({ status: "done", lockToken: null });
+  });
+
+  it("tells the owners when an event failed every attempt, at most once a day", async () => {
+    const hooks = await receiver(() => ({ status: 500, body: "down" }));
+    const biz = await createWebhookBusiness(hooks.url);
+    const owner = `${uniqueName("hook-owner")}@example.com`;
+    await createUser(testDb(), { email: owner, password: "an owner password", businessId: biz.business.id, role: "owner" });
+    worker();
+    const first = await payAndEmit(biz, await createSessionRow(biz));
+    const second = await payAndEmit(biz, await createSessionRow(biz));
+    await waitUntil(async () => (await settled(first!.id)) && (await settled(second!.id)));
+    const notices = await testDb()
+      .select()
+      .from(mailMessages)
+      .where(and(eq(mailMessages.businessId, biz.business.id), eq(mailMessages.kind, "owner_notice")));
+    expect(notices.map((n) => [n.toAddress, n.subject])).toEqual([[owner, "Your webhook endpoint is failing"]]);
+    expect(notices[0]!.textBody).toContain(hooks.url);
   });
 
   it("counts a 3xx as a failure, does not follow it, and retries", async () => {

@@ -10,6 +10,8 @@ import { fixedRequestHeaders, sendWebhook, type SendWebhookResult } from "./send
 import { signatureHeaders } from "./sign-webhook";
 import { signingTokensOf } from "./webhook-token";
 import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { notifyOwners, webhookFailingNotice, webhookFailingNoticeInterval } from "@/lib/mail/notify-owners";
 
 /** What an attempt needs of its event, as reserved (the counts include this attempt). */
 type ReservedEvent = Pick<WebhookEvent, "id" | "businessId" | "body" | "round" | "attemptsInRound" | "attemptCount">;
@@ -203,6 +205,17 @@ const recordAttemptToRetry = rawStatement(
     where id = ${p("eventId")} and status = 'pending' and round = ${p("round")}`,
 );
 
+/** The event's kind, for the owner notice (the stored body is the interface's JSON). */
+function eventKindOf(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { type?: unknown; event?: unknown; status?: unknown };
+    const kind = parsed.type ?? parsed.event ?? parsed.status;
+    return typeof kind === "string" ? kind : "webhook";
+  } catch {
+    return "webhook";
+  }
+}
+
 /**
  * Records an attempt's result and decides what follows: done, next attempt, or given up. The
  * last attempt also finishes its job (`finished`); a retry leaves the job to the runner, which
@@ -215,6 +228,7 @@ async function recordAttempt(
   deliveryId: string,
   result: SendWebhookResult,
   options: WebhookDeliveryOptions,
+  url: string | null,
 ): Promise<JobOutcome> {
   const finishedAt = new Date();
   const error = result.error ?? (result.ok ? null : `HTTP ${result.statusCode}`);
@@ -236,14 +250,23 @@ async function recordAttempt(
     round: event.round,
   };
   if (delayMs === null) {
-    await recordFinalAttempt(db, {
+    const final = {
       ...delivery,
       status: result.ok ? "delivered" : "failed",
       deliveredAt: result.ok ? finishedAt.toISOString() : null,
       lastError: result.ok ? null : error,
       jobId: job.id,
       lockToken: job.lockToken,
-    });
+    };
+    if (result.ok) await recordFinalAttempt(db, final);
+    // Given up: the owners hear of it (at most daily), in the transaction that records it.
+    else
+      await transactionWithJobs(db, async (tx) => {
+        await recordFinalAttempt(tx, final);
+        await notifyOwners(tx, event.businessId, webhookFailingNotice({ url: url ?? "(no URL)", eventKind: eventKindOf(event.body), error }), {
+          onceWithinMs: webhookFailingNoticeInterval,
+        });
+      });
     const note = result.ok ? "delivered" : `failed: ${error}`;
     // Without a lock token (a row not claimed) nothing was finished: the runner records it.
     return job.lockToken ? { status: "done", note, finished: true } : { status: "done", note };
@@ -289,5 +312,5 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
           refused: true,
         };
   observeWebhookDelivery(result);
-  return recordAttempt(db, job, event, deliveryId, result, options);
+  return recordAttempt(db, job, event, deliveryId, result, options, url);
 };

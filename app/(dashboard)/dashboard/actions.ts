@@ -3,8 +3,10 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { currentBusinessCookie, currentBusinessCookieOptions, requireStaff } from "@/lib/staff/current-staff";
+import { getDb } from "@/lib/db";
+import { currentBusinessCookie, currentBusinessCookieOptions, currentSessionId, requireStaff } from "@/lib/staff/current-staff";
 import { signInPath, signOut } from "@/lib/staff/next-auth";
+import { endStaffSession } from "@/lib/staff/staff-sessions";
 
 const businessId = z.string().regex(/^biz_[0-9A-Za-z]{1,64}$/);
 
@@ -18,7 +20,9 @@ export async function switchBusinessAction(requested: string): Promise<void> {
   redirect("/dashboard");
 }
 
-/** Ends the session (Auth.js) and goes to the sign-in page. */
+/** Ends the session on the server (its row: a copy of the cookie stops working too) and in the browser. */
 export async function signOutAction(): Promise<void> {
+  const sessionId = await currentSessionId();
+  if (sessionId) await endStaffSession(await getDb(), sessionId);
   await signOut({ redirectTo: `${signInPath}?notice=signed_out` });
 }

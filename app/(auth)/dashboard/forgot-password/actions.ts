@@ -10,7 +10,7 @@ import { requestPasswordReset } from "@/lib/staff/password-reset";
 import type { AuthFormState } from "../_auth/auth-form-state";
 
 const sent =
-  "If an account uses that e-mail, a link to choose a new password is on its way; it works for one hour, once. (No mailer is set up yet: in development, and for the demo login, the link is written to the server's log.)";
+  "If an account uses that e-mail, a link to choose a new password is on its way by e-mail; it works for one hour, once.";
 
 // The answer never says whether the e-mail has an account.
 export async function requestResetAction(_previous: AuthFormState, form: FormData): Promise<AuthFormState> {

@@ -1,8 +1,11 @@
 "use server";
 
 import { AuthError, CredentialsSignin } from "next-auth";
+import { cookies } from "next/headers";
+import { origin } from "@/lib/env";
 import { log } from "@/lib/log";
 import { SignInRefused, signIn } from "@/lib/staff/next-auth";
+import { deviceCookie, newDeviceId, validDeviceId } from "@/lib/staff/staff-sessions";
 import type { AuthFormState } from "../_auth/auth-form-state";
 import { safeCallbackUrl } from "../_auth/callback-url";
 
@@ -12,9 +15,13 @@ export async function signInAction(_previous: AuthFormState, form: FormData): Pr
   const email = String(form.get("email") ?? "").trim().slice(0, 320);
   const password = String(form.get("password") ?? "");
   if (!email || !password) return { email, error: "Enter your e-mail and password." };
+  // The device cookie names this browser across sign-ins ("new sign-in" e-mails, decision 0044).
+  const jar = await cookies();
+  const device = validDeviceId(jar.get(deviceCookie)?.value) ?? newDeviceId();
+  jar.set(deviceCookie, device, { httpOnly: true, sameSite: "lax", secure: origin().startsWith("https:"), path: "/", maxAge: 400 * 24 * 60 * 60 });
   try {
     // Redirects (throws Next's redirect) on success.
-    await signIn("credentials", { email, password, redirectTo: safeCallbackUrl(form.get("callbackUrl")) });
+    await signIn("credentials", { email, password, device, redirectTo: safeCallbackUrl(form.get("callbackUrl")) });
   } catch (error) {
     if (error instanceof CredentialsSignin) return { email, error: refusal(error) };
     if (error instanceof AuthError) {

@@ -11,6 +11,8 @@ export const dynamic = "force-dynamic";
 const notices: Record<string, string> = {
   reset: "Your password was changed. Sign in with the new one.",
   signed_out: "You are signed out.",
+  signed_out_everywhere: "You are signed out on every device.",
+  joined: "You joined the business. Sign in to open its dashboard.",
 };
 
 // GET /dashboard/sign-in: e-mail and password for merchant staff and service support.

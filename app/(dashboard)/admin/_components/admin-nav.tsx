@@ -1,6 +1,6 @@
 "use client";
 
-import { AlertTriangle, Building2, CreditCard, Repeat, ShieldAlert, type LucideIcon } from "lucide-react";
+import { AlertTriangle, Building2, CreditCard, Mail, Repeat, ShieldAlert, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -11,6 +11,7 @@ const items: { href: string; label: string; icon: LucideIcon }[] = [
   { href: "/admin/reviews", label: "Review queue", icon: ShieldAlert },
   { href: "/admin/subscriptions", label: "Subscriptions", icon: Repeat },
   { href: "/admin/deliveries", label: "Failed deliveries", icon: AlertTriangle },
+  { href: "/admin/mailbox", label: "Mailbox", icon: Mail },
 ];
 
 /** A sidebar on wide screens, a row that scrolls sideways on a phone. */

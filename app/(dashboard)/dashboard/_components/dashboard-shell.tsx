@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import type { Staff } from "@/lib/staff/current-staff";
@@ -24,9 +25,9 @@ export function DashboardShell({ staff, children }: { staff: Staff; children: Re
             </Badge>
           )}
           <div className="ml-auto flex items-center gap-3">
-            <span className="hidden max-w-[16rem] truncate text-sm text-muted-foreground md:inline" title={staff.email}>
+            <Link href="/dashboard/account" className="hidden max-w-[16rem] truncate text-sm text-muted-foreground underline-offset-4 hover:underline md:inline" title="Your account">
               {staff.email} · {staff.role}
-            </span>
+            </Link>
             <form action={signOutAction}>
               <button type="submit" className="rounded-md px-2 py-1.5 text-sm font-medium text-primary underline-offset-4 hover:underline">
                 Sign out

@@ -15,6 +15,7 @@ import { formatMoney } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { payoutsAction } from "./actions";
 import { PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
+import { ApprovalsCard } from "./_components/approvals-card";
 
 export const metadata = { title: "Payouts" };
 
@@ -176,6 +177,8 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
             )}
           </CardContent>
         </Card>
+
+        <ApprovalsCard businessId={staff.businessId} userId={staff.userId} />
 
         <Card>
           <CardHeader>
