@@ -139,13 +139,17 @@ describe("underpaid crypto", () => {
     });
     expect(await balanceOf(biz)).toBe(0);
 
-    // A second underpayment reports what is still missing.
+    // A second underpayment reports what is still missing, as `incomplete_again` (one
+    // `incomplete` per order: receivers deduplicate on order_id plus type).
     await helperPay(biz, session_id, { outcome: "underpaid", amount_paid: 500 });
-    expect((await eventBodies(session_id))[1]).toMatchObject({ type: "incomplete", amount_remaining: 1000 });
+    expect((await eventBodies(session_id))[1]).toMatchObject({
+      type: "incomplete_again",
+      amount_remaining: 1000,
+    });
 
     const rest = await helperPay(biz, session_id, { outcome: "paid" });
     expect(rest.body).toMatchObject({ status: "succeeded", fees: 25, net_amount: 2475 });
-    expect(await eventTypes(session_id)).toEqual(["incomplete", "incomplete", "succeeded"]);
+    expect(await eventTypes(session_id)).toEqual(["incomplete", "incomplete_again", "succeeded"]);
     expect(await balanceOf(biz)).toBe(2475);
   });
 
