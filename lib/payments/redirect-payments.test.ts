@@ -119,6 +119,40 @@ describe("POST /session with a forced redirect method", () => {
   });
 });
 
+describe("POST /session with a forced redirect method and the payer's ip", () => {
+  const hop = async (url: string, ip: string) => {
+    const { dispatch } = await import("@/lib/api/routes");
+    const { clientIpHeader } = await import("@/lib/http/client-ip");
+    return dispatch(new Request(url, { headers: { [clientIpHeader]: ip } }));
+  };
+
+  it("answers Kassa's hop, which sends the payer from that IP on to the provider's page", async () => {
+    const biz = await paymentsBusiness();
+    const created = await newSession(biz, { paymentMethodId: "sandbox_bitcoin", ip: "198.51.100.7" });
+    expect(created.redirect_url).toMatch(new RegExp(`/api/payment/${created.session_id}/redirect$`));
+    const res = await hop(created.redirect_url!, "198.51.100.7");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toMatch(/\/api\/sandbox-provider\/pay\/sbxpay_[0-9A-Za-z]+$/);
+    const provider = await findSimulatedPayment(testDb(), paymentIdOf(res.headers.get("location")!));
+    expect(provider).toMatchObject({ amount: 2500, status: "open" });
+  });
+
+  it("answers a payer from another IP with a 403 page and never shows the provider's page", async () => {
+    const biz = await paymentsBusiness();
+    const created = await newSession(biz, { paymentMethodId: "sandbox_bitcoin", ip: "198.51.100.7" });
+    const res = await hop(created.redirect_url!, "203.0.113.99");
+    expect(res.status).toBe(403);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    const page = await res.text();
+    expect(page).toContain("cannot be made from here");
+    expect(page).not.toContain("sandbox-provider");
+    expect(await readPayment(biz, created.session_id)).toMatchObject({ status: "pending" });
+    // An unknown session is a 404 page, not a 500.
+    expect((await hop(created.redirect_url!.replace(created.session_id, "cs_nope"), "198.51.100.7")).status).toBe(404);
+  });
+});
+
 describe("underpaid crypto", () => {
   it("stays pending with `incomplete` (amount_remaining), then succeeds when the rest is paid", async () => {
     const biz = await paymentsBusiness();

@@ -20,6 +20,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/payment/{session_id}/redirect": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The payer's hop to the provider's page
+     * @description Kassa's addition; merchants never call it. POST /session answers it as `redirect_url` when a secret-key session with `ip` starts a forced redirect method at creation: the payer's browser comes here first, Kassa checks the payer's IP against `ip`, then redirects to the provider's page (or to the checkout page once the payment is over). Another IP gets a 403 page and never sees the provider's page.
+     */
+    get: operations["payerRedirect"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/payment/{session_id}": {
     parameters: {
       query?: never;
@@ -2417,6 +2437,56 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  payerRedirect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session's id (`cs_…`). */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the provider's page of the payment in progress, or to the session's checkout page. */
+      303: {
+        headers: {
+          /** @description Where the browser goes next. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The payer's IP is not the session's `ip`: a page saying the payment cannot be made from here. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description No such session. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
         };
       };
     };
