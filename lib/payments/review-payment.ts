@@ -9,6 +9,7 @@ import { getPayment, type PaymentView } from "./get-payment";
 import { creditBusiness, lockSession } from "./payment-records";
 import { executePendingRefunds } from "./refund/execute-refund";
 import { reserveRefund } from "./refund/reserve-refund";
+import { businessNowSql } from "@/lib/clock";
 
 /** 409 `payment_not_in_review`: only a payment held for review (`pending_review`) is reviewed. */
 function notInReview(payment?: Payment | null): ConflictError {
@@ -32,7 +33,7 @@ export async function acceptReviewedPayment(
     if (payment?.status !== "pending_review") throw notInReview(payment);
     const [accepted] = await tx
       .update(payments)
-      .set({ status: "succeeded", reviewedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ status: "succeeded", reviewedAt: businessNowSql(businessId), updatedAt: sql`now()` })
       .where(eq(payments.id, payment.id))
       .returning();
     await creditBusiness(tx, accepted!);
@@ -91,7 +92,7 @@ export async function reserveReviewDecline(
         status: "declined",
         fraudDecision: "decline",
         fraudReasons: [...(payment.fraudReasons ?? []), "review_declined"],
-        reviewedAt: sql`now()`,
+        reviewedAt: businessNowSql(businessId),
         updatedAt: sql`now()`,
       })
       .where(eq(payments.id, payment.id))

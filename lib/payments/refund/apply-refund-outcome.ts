@@ -8,6 +8,7 @@ import type { RefundOutcome } from "@/lib/providers/types";
 import { lockSession } from "../payment-records";
 import { announceRefund } from "./announce-refund";
 import { countsAgainstPayment } from "./reserve-refund";
+import { businessNowSql } from "@/lib/clock";
 
 /** Credits back a refund's balance debit (a `refund_reversal` ledger transaction); its id, or null. */
 async function reverseDebit(tx: Db, refund: Refund): Promise<string | null> {
@@ -44,7 +45,7 @@ async function failRefund(
       reversalTransactionId: reversal,
       failureMessage: outcome.failure.message,
       updatedAt: sql`now()`,
-      completedAt: sql`now()`,
+      completedAt: businessNowSql(refund.businessId),
     })
     .where(eq(refunds.id, refund.id))
     .returning();
@@ -89,7 +90,7 @@ export async function applyRefundOutcome(db: Db, refundId: string, outcome: Refu
         status: "succeeded",
         providerRefundId: outcome.providerRefundId,
         updatedAt: sql`now()`,
-        completedAt: sql`now()`,
+        completedAt: businessNowSql(refund.businessId),
       })
       .where(eq(refunds.id, refundId))
       .returning();

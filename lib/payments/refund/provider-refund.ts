@@ -6,6 +6,7 @@ import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { lockSession } from "../payment-records";
 import { announceRefund } from "./announce-refund";
 import { debitForRefund, ledgerShare } from "./reserve-refund";
+import { businessNowSql } from "@/lib/clock";
 
 /** The refund of a provider's refund id, if Kassa made it (inbound events name refunds by it). */
 export async function findRefundByProviderId(
@@ -81,7 +82,8 @@ export async function recordProviderRefund(
         status: "succeeded",
         reason: "provider_initiated",
         ledgerTransactionId,
-        completedAt: new Date().toISOString(),
+        createdAt: businessNowSql(payment.businessId),
+        completedAt: businessNowSql(payment.businessId),
       })
       .returning();
     const [updated] = await tx

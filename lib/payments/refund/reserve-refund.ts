@@ -5,6 +5,7 @@ import { BadRequestError, InsufficientFundsError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { postTransaction } from "@/lib/ledger/post-transaction";
+import { businessNowSql } from "@/lib/clock";
 
 /**
  * Refunds (decision 0008), phase 2: the reservation, inside the caller's transaction. A refund is
@@ -68,6 +69,7 @@ export async function reserveRefund(tx: Db, input: ReserveRefundInput): Promise<
       ledgerAmount: input.ledgerAmount,
       reason: input.reason,
       note: input.note || null,
+      createdAt: businessNowSql(input.payment.businessId),
     })
     .returning();
   if (input.ledgerAmount > 0) {
