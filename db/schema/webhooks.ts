@@ -4,7 +4,10 @@ import { createdAt, tsCol } from "./columns";
 import { payments } from "./payments";
 import { sessions } from "./sessions";
 
-/** The interface's event kinds. */
+/**
+ * The interface's event kinds, then Kassa's additions: `refunded_again` and `incomplete_again`
+ * carry what happens again to an order after its `refunded` or `incomplete` (decision 0042).
+ */
 export const webhookEventTypes = [
   "succeeded",
   "pending_review",
@@ -14,6 +17,8 @@ export const webhookEventTypes = [
   "incomplete",
   "subscription_payment_failed",
   "subscription_canceled",
+  "refunded_again",
+  "incomplete_again",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -61,7 +61,7 @@ async function heldSession(biz: Biz) {
 }
 
 const refundPayloads = async (sessionId: string) =>
-  (await eventBodies(sessionId)).filter((b) => b.type === "refunded");
+  (await eventBodies(sessionId)).filter((b) => b.type === "refunded" || b.type === "refunded_again");
 
 describe("POST /payments/{session_id}/refund", () => {
   it("refunds in full by default: 201 with the Refund object, the `refunded` webhook carries it", async () => {

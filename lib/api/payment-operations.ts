@@ -6,14 +6,13 @@ import { getPayment } from "@/lib/payments/get-payment";
 import { refundInputSchema, reviewInputSchema } from "@/lib/payments/operation-input";
 import {
   completeRefund,
-  executePendingRefunds,
   listRefunds,
   prepareMerchantRefund,
   readRefund,
   reserveMerchantRefund,
   type RefundView,
 } from "@/lib/payments/refund-payment";
-import { acceptReviewedPayment, reserveReviewDecline } from "@/lib/payments/review-payment";
+import { acceptReviewedPayment, completeReviewDecline, reserveReviewDecline } from "@/lib/payments/review-payment";
 import { pageSchema } from "@/lib/payouts/payout-input";
 
 // The merchant operations on a payment (decision 0015): secret key, Idempotency-Key honoured.
@@ -84,8 +83,7 @@ export const postPaymentReview = apiHandler({
       // A decline's refund goes to the provider after commit; the answer is the payment as it is now.
       after: async (stored) => {
         if (stored.status !== 200) return stored;
-        await executePendingRefunds(db, sessionId);
-        return { status: 200, body: await getPayment(db, caller.business, sessionId) };
+        return { status: 200, body: await completeReviewDecline(db, caller.business, sessionId) };
       },
     };
   },

@@ -5,6 +5,7 @@ import { observeHttpRequest, unmatchedRoute } from "@/lib/metrics/http-metrics";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
 import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
+import { getPaymentRedirect } from "./payment-redirect";
 import { getStripeReturn, postSandboxWebhook, postStripeWebhook } from "./provider-webhooks";
 import {
   getSandboxChallengePage,
@@ -118,6 +119,7 @@ export const routes: Route[] = [
   // Inbound provider events and returns (decision 0008): no API key, the signature is the credential.
   { method: "POST", pattern: "/payment/stripe/webhook", handler: postStripeWebhook },
   { method: "GET", pattern: "/payment/stripe/return", handler: getStripeReturn },
+  { method: "GET", pattern: "/payment/:session_id/redirect", handler: getPaymentRedirect },
   { method: "POST", pattern: "/payment/sandbox/webhook", handler: postSandboxWebhook },
   // The sandbox redirect provider's own page (it stands for an external provider's site).
   { method: "GET", pattern: "/sandbox-provider/pay/:payment_id", handler: getSandboxProviderPage },

@@ -2,6 +2,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, type LedgerAccountKind } from "@/db/schema";
 import { InsufficientFundsError } from "@/lib/errors";
+import { businessNowSql } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 
 /** An account of the transaction's business: its kind, and its owner for per-user kinds. */
@@ -103,18 +104,24 @@ export async function postTransaction(db: Db, input: PostTransactionInput): Prom
     }
 
     const transactionId = newId("ledgerTransaction");
-    await tx.insert(ledgerTransactions).values({
-      id: transactionId,
-      businessId: input.businessId,
-      kind: input.kind,
-      reference: input.reference ?? null,
-    });
+    // Stamped on the business's clock: a sandbox business's clock may be ahead of real time.
+    const [posted] = await tx
+      .insert(ledgerTransactions)
+      .values({
+        id: transactionId,
+        businessId: input.businessId,
+        kind: input.kind,
+        reference: input.reference ?? null,
+        createdAt: businessNowSql(input.businessId),
+      })
+      .returning({ createdAt: ledgerTransactions.createdAt });
     await tx.insert(ledgerEntries).values(
       input.entries.map((entry) => ({
         id: newId("ledgerEntry"),
         transactionId,
         accountId: ids.get(accountKey(entry.account))!,
         amount: entry.amount,
+        createdAt: posted!.createdAt,
       })),
     );
     return {

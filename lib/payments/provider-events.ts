@@ -12,7 +12,8 @@ import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config"
 import { handleSubscriptionEvent, isSubscriptionEvent } from "@/lib/subscriptions/handle-subscription-event";
 import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
-import { findRefundByProviderId, recordProviderRefund, syncRefund } from "./refund-payment";
+import { syncRefund } from "./refund/execute-refund";
+import { findRefundByProviderId, recordProviderRefund } from "./refund/provider-refund";
 
 /** Stripe's events about one refund: `charge.refund.updated` (every API version), `refund.*` (newer ones). */
 const stripeRefundEvents = new Set(["charge.refund.updated", "refund.updated", "refund.failed"]);

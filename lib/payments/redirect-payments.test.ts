@@ -119,6 +119,40 @@ describe("POST /session with a forced redirect method", () => {
   });
 });
 
+describe("POST /session with a forced redirect method and the payer's ip", () => {
+  const hop = async (url: string, ip: string) => {
+    const { dispatch } = await import("@/lib/api/routes");
+    const { clientIpHeader } = await import("@/lib/http/client-ip");
+    return dispatch(new Request(url, { headers: { [clientIpHeader]: ip } }));
+  };
+
+  it("answers Kassa's hop, which sends the payer from that IP on to the provider's page", async () => {
+    const biz = await paymentsBusiness();
+    const created = await newSession(biz, { paymentMethodId: "sandbox_bitcoin", ip: "198.51.100.7" });
+    expect(created.redirect_url).toMatch(new RegExp(`/api/payment/${created.session_id}/redirect$`));
+    const res = await hop(created.redirect_url!, "198.51.100.7");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toMatch(/\/api\/sandbox-provider\/pay\/sbxpay_[0-9A-Za-z]+$/);
+    const provider = await findSimulatedPayment(testDb(), paymentIdOf(res.headers.get("location")!));
+    expect(provider).toMatchObject({ amount: 2500, status: "open" });
+  });
+
+  it("answers a payer from another IP with a 403 page and never shows the provider's page", async () => {
+    const biz = await paymentsBusiness();
+    const created = await newSession(biz, { paymentMethodId: "sandbox_bitcoin", ip: "198.51.100.7" });
+    const res = await hop(created.redirect_url!, "203.0.113.99");
+    expect(res.status).toBe(403);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    const page = await res.text();
+    expect(page).toContain("cannot be made from here");
+    expect(page).not.toContain("sandbox-provider");
+    expect(await readPayment(biz, created.session_id)).toMatchObject({ status: "pending" });
+    // An unknown session is a 404 page, not a 500.
+    expect((await hop(created.redirect_url!.replace(created.session_id, "cs_nope"), "198.51.100.7")).status).toBe(404);
+  });
+});
+
 describe("underpaid crypto", () => {
   it("stays pending with `incomplete` (amount_remaining), then succeeds when the rest is paid", async () => {
     const biz = await paymentsBusiness();
@@ -139,13 +173,17 @@ describe("underpaid crypto", () => {
     });
     expect(await balanceOf(biz)).toBe(0);
 
-    // A second underpayment reports what is still missing.
+    // A second underpayment reports what is still missing, as `incomplete_again` (one
+    // `incomplete` per order: receivers deduplicate on order_id plus type).
     await helperPay(biz, session_id, { outcome: "underpaid", amount_paid: 500 });
-    expect((await eventBodies(session_id))[1]).toMatchObject({ type: "incomplete", amount_remaining: 1000 });
+    expect((await eventBodies(session_id))[1]).toMatchObject({
+      type: "incomplete_again",
+      amount_remaining: 1000,
+    });
 
     const rest = await helperPay(biz, session_id, { outcome: "paid" });
     expect(rest.body).toMatchObject({ status: "succeeded", fees: 25, net_amount: 2475 });
-    expect(await eventTypes(session_id)).toEqual(["incomplete", "incomplete", "succeeded"]);
+    expect(await eventTypes(session_id)).toEqual(["incomplete", "incomplete_again", "succeeded"]);
     expect(await balanceOf(biz)).toBe(2475);
   });
 

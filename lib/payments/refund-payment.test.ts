@@ -68,7 +68,12 @@ describe("refundPayment", () => {
     expect((await listRefunds(testDb(), biz.business.id, sessionId)).data.map((r) => r.amount)).toEqual([
       1500, 1000,
     ]);
-    expect(await eventTypes(sessionId)).toEqual(["succeeded", "refunded", "refunded"]);
+    // Receivers deduplicate on order_id plus type: the second refund comes as `refunded_again`.
+    expect(await eventTypes(sessionId)).toEqual(["succeeded", "refunded", "refunded_again"]);
+    expect((await eventBodies(sessionId))[2]).toMatchObject({
+      type: "refunded_again",
+      refund: { amount: 1500, amount_refunded: 2500 },
+    });
     // The Payment itself still reads succeeded (the interface has no refunded status).
     expect(payment.status).toBe("succeeded");
   });

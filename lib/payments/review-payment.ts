@@ -7,7 +7,9 @@ import { announcePaymentSucceeded } from "@/lib/subscriptions/start-subscription
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { getPayment, type PaymentView } from "./get-payment";
 import { creditBusiness, lockSession } from "./payment-records";
-import { executeRefundsNow, reserveRefund } from "./refund-payment";
+import { executePendingRefunds } from "./refund/execute-refund";
+import { reserveRefund } from "./refund/reserve-refund";
+import { businessNowSql } from "@/lib/clock";
 
 /** 409 `payment_not_in_review`: only a payment held for review (`pending_review`) is reviewed. */
 function notInReview(payment?: Payment | null): ConflictError {
@@ -31,7 +33,7 @@ export async function acceptReviewedPayment(
     if (payment?.status !== "pending_review") throw notInReview(payment);
     const [accepted] = await tx
       .update(payments)
-      .set({ status: "succeeded", reviewedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ status: "succeeded", reviewedAt: businessNowSql(businessId), updatedAt: sql`now()` })
       .where(eq(payments.id, payment.id))
       .returning();
     await creditBusiness(tx, accepted!);
@@ -43,15 +45,29 @@ export async function acceptReviewedPayment(
 
 /**
  * A payment held by fraud screening is declined: `declined`, the customer refunded in full at the
- * provider (nothing was credited, so nothing is debited), `declined` sent.
+ * provider (nothing was credited, so nothing is debited), `declined` sent. One operation in two
+ * phases, run alike by the API (the reservation inside its Idempotency-Key transaction) and the
+ * dashboard: reserveReviewDecline, then completeReviewDecline after commit.
  */
 export async function declineReviewedPayment(
   db: Db,
   businessId: string,
   sessionId: string,
 ): Promise<PaymentView> {
-  const { business, refundIds } = await reserveReviewDecline(db, businessId, sessionId);
-  await executeRefundsNow(db, refundIds);
+  const { business } = await reserveReviewDecline(db, businessId, sessionId);
+  return completeReviewDecline(db, business, sessionId);
+}
+
+/**
+ * After the commit of a decline (first answer and replays alike): the session's pending refunds
+ * executed at the provider, and the payment as it is now.
+ */
+export async function completeReviewDecline(
+  db: Db,
+  business: Business,
+  sessionId: string,
+): Promise<PaymentView> {
+  await executePendingRefunds(db, sessionId);
   return getPayment(db, business, sessionId);
 }
 
@@ -76,7 +92,7 @@ export async function reserveReviewDecline(
         status: "declined",
         fraudDecision: "decline",
         fraudReasons: [...(payment.fraudReasons ?? []), "review_declined"],
-        reviewedAt: sql`now()`,
+        reviewedAt: businessNowSql(businessId),
         updatedAt: sql`now()`,
       })
       .where(eq(payments.id, payment.id))

@@ -1,54 +1,29 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import {
-  finalAttemptStatuses,
-  paymentAttempts,
-  payments,
-  refunds,
-  type FraudVerdict,
-  type Payment,
-  type PaymentAttempt,
-  type PaymentStatus,
-} from "@/db/schema";
+import { paymentAttempts, payments, refunds, type Payment, type PaymentAttempt } from "@/db/schema";
+import { businessNow } from "@/lib/clock";
 import { fraudSettingsOf } from "@/lib/fraud/fraud-settings";
-import { combineVerdicts, riskVerdict } from "@/lib/fraud/screen-payment";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { log } from "@/lib/log";
 import { notifyPaymentHeld } from "@/lib/mail/notify-owners";
-import type { CardInfo, ProviderFailure } from "@/lib/providers/types";
 import { announcePaymentSucceeded } from "@/lib/subscriptions/start-subscription";
+import { toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import {
-  cardPaymentDetails,
-  completeCustomerDetails,
   creditBusiness,
   findAttempt,
   lockAttempt,
   lockSession,
   rememberProviderObject,
+  type LockedSession,
 } from "./payment-records";
-import { executeRefundsNow, reserveRefund } from "./refund-payment";
-import { businessNow } from "@/lib/clock";
-import { toDbTime } from "@/lib/time";
+import { executeRefundsNow } from "./refund/execute-refund";
+import { reserveRefund } from "./refund/reserve-refund";
+import { decideSettlement, type Settlement, type SettlePlan } from "./settle-decision";
 
-/** What the provider says about an attempt, in Kassa's terms. */
-export type Settlement =
-  /** Money taken: the whole amount (a card charge, a redirect payment paid in full). */
-  | { kind: "charged"; providerPaymentId: string; card: CardInfo | null; riskLevel: string | null }
-  | { kind: "requires_action"; providerPaymentId: string; challengeUrl: string }
-  /** Accepted by the provider, no result yet. */
-  | { kind: "processing"; providerPaymentId: string }
-  /** Redirect method: waiting for the payer, maybe partly paid. */
-  | { kind: "awaiting_payer"; providerPaymentId: string; amountReceived: number; redirectUrl?: string }
-  | {
-      kind: "failed";
-      providerPaymentId: string | null;
-      failure: ProviderFailure;
-      blocked: boolean;
-      card?: CardInfo | null;
-    }
-  /** Fraud screening declined it before any charge. */
-  | { kind: "screened_out"; verdict: FraudVerdict };
+export type { Settlement };
+
+export type SettleResult = { payment: Payment | null; attempt: PaymentAttempt; changed: boolean };
 
 /** Cents already refunded (or being refunded) as duplicates of one provider payment. */
 async function duplicateRefunds(tx: Db, provider: string, providerPaymentId: string): Promise<number> {
@@ -66,20 +41,81 @@ async function duplicateRefunds(tx: Db, provider: string, providerPaymentId: str
   return row?.total ?? 0;
 }
 
-export type SettleResult = { payment: Payment | null; attempt: PaymentAttempt; changed: boolean };
-
-/** Statuses under which the session's money has been taken (or is held) by the current attempt. */
-const paidStatuses: readonly PaymentStatus[] = ["succeeded", "pending_review", "declined"];
+/**
+ * Applies a settlement's plan inside the transaction (under the session and attempt locks): the
+ * attempt and payment updates, then a refund, then the credit and the events. Returns what the
+ * settlement changed and the ids of refunds to execute after commit.
+ */
+async function applyPlan(
+  tx: Db,
+  locked: LockedSession & { attempt: PaymentAttempt },
+  settlement: Settlement,
+  plan: Extract<SettlePlan, { kind: "apply" }>,
+): Promise<SettleResult & { refundIds: string[] }> {
+  const { session, business, attempt } = locked;
+  let payment = locked.payment;
+  let nextAttempt = attempt;
+  const refundIds: string[] = [];
+  if (plan.attempt) {
+    const [row] = await tx
+      .update(paymentAttempts)
+      .set({ ...plan.attempt, updatedAt: sql`now()` })
+      .where(eq(paymentAttempts.id, attempt.id))
+      .returning();
+    nextAttempt = row!;
+  }
+  if (plan.payment && payment) {
+    const [row] = await tx
+      .update(payments)
+      .set({ ...plan.payment, updatedAt: sql`now()` })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    payment = row!;
+  }
+  if (plan.refund && payment && "providerPaymentId" in settlement && settlement.providerPaymentId) {
+    const refund = await reserveRefund(tx, {
+      payment,
+      provider: attempt.provider,
+      providerPaymentId: settlement.providerPaymentId,
+      amount: plan.refund.amount,
+      reason: plan.refund.reason,
+      ledgerAmount: 0,
+    });
+    refundIds.push(refund.id);
+    if (plan.refund.reason === "fraud_declined") {
+      const [reread] = await tx.select().from(payments).where(eq(payments.id, payment.id));
+      payment = reread!;
+    }
+  }
+  if (plan.outcome && payment) {
+    const outcome = plan.outcome;
+    if (outcome.kind === "succeeded") {
+      await creditBusiness(tx, payment);
+      await announcePaymentSucceeded(tx, { business, session, payment });
+    } else if (outcome.kind === "event") {
+      await emitWebhookEvent(tx, { business, session, payment, type: outcome.type });
+      if (outcome.type === "pending_review") await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
+    } else {
+      await emitWebhookEvent(tx, {
+        business,
+        session,
+        payment,
+        type: "incomplete",
+        amountRemaining: outcome.amountRemaining,
+      });
+    }
+  }
+  if (plan.warn) log.warn(plan.warn, { attemptId: attempt.id, sessionId: session.id });
+  return { payment, attempt: nextAttempt, changed: plan.changed, refundIds };
+}
 
 /**
  * Records what a provider said about one attempt, in one transaction under the session's lock:
  * the attempt, the session's payment (when the attempt is the payment's current one), the ledger
  * credit, refunds, and the interface's events. Idempotent: a settlement that changes nothing
- * (the inbound event and the API answer both reporting the same success) does nothing.
- *
- * A charge reported for an attempt that is no longer current (the payer gave up a challenge and
- * paid otherwise, or a crashed attempt turned out to have succeeded) becomes the payment if the
- * session is not paid yet, and is refunded as a duplicate otherwise: the customer never pays twice.
+ * (the inbound event and the API answer both reporting the same success) does nothing. What to
+ * do is decided by decideSettlement (./settle-decision.ts, pure); this reads the facts under the
+ * locks, applies the plan, and executes its refunds after commit.
  */
 export async function settleAttempt(
   db: Db,
@@ -88,40 +124,23 @@ export async function settleAttempt(
 ): Promise<SettleResult> {
   const known = await findAttempt(db, attemptId);
   if (!known) throw new Error(`No payment attempt ${attemptId}`);
-  const refundIds: string[] = [];
-  const result = await transactionWithJobs(db, async (tx): Promise<SettleResult> => {
-    const { session, business, payment } = await lockSession(tx, known.sessionId);
-    // Completion times are the business's (a sandbox clock may be ahead of real time).
-    const nowIso = () => toDbTime(businessNow(business));
+  const { refundIds, ...result } = await transactionWithJobs(db, async (tx) => {
+    const locked = await lockSession(tx, known.sessionId);
     const attempt = (await lockAttempt(tx, attemptId))!;
-    const current = payment?.attemptId === attempt.id;
-    const unchanged: SettleResult = { payment, attempt, changed: false };
-    const final = finalAttemptStatuses.includes(attempt.status);
-    // Final attempts only move when money turns out to have been taken after all.
-    const moneyAfterAll =
-      (settlement.kind === "charged" && (attempt.status === "failed" || attempt.status === "abandoned")) ||
-      (settlement.kind === "awaiting_payer" &&
-        settlement.amountReceived > 0 &&
-        attempt.status === "abandoned");
-    if (final && !moneyAfterAll) return unchanged;
-
-    const updateAttempt = async (set: Partial<PaymentAttempt>) => {
-      const [row] = await tx
-        .update(paymentAttempts)
-        .set({ ...set, updatedAt: sql`now()` })
-        .where(eq(paymentAttempts.id, attempt.id))
-        .returning();
-      return row!;
-    };
-    const updatePayment = async (set: Partial<Payment>) => {
-      const [row] = await tx
-        .update(payments)
-        .set({ ...set, updatedAt: sql`now()` })
-        .where(eq(payments.id, payment!.id))
-        .returning();
-      return row!;
-    };
     const providerId = "providerPaymentId" in settlement ? settlement.providerPaymentId : null;
+    const plan = decideSettlement({
+      attempt,
+      payment: locked.payment,
+      settlement,
+      duplicateRefunded:
+        (settlement.kind === "charged" || settlement.kind === "awaiting_payer") && providerId
+          ? await duplicateRefunds(tx, attempt.provider, providerId)
+          : 0,
+      fraudSettings: fraudSettingsOf(locked.business),
+      // Completion times are the business's (a sandbox clock may be ahead of real time).
+      now: toDbTime(businessNow(locked.business)),
+    });
+    if (plan.kind === "ignore") return { payment: locked.payment, attempt, changed: false, refundIds: [] };
     if (providerId && providerId !== attempt.providerPaymentId)
       await rememberProviderObject(tx, {
         provider: attempt.provider,
@@ -131,223 +150,7 @@ export async function settleAttempt(
         sessionId: attempt.sessionId,
         attemptId: attempt.id,
       });
-    const ids = providerId ? { providerPaymentId: providerId } : {};
-
-    switch (settlement.kind) {
-      case "requires_action": {
-        if (attempt.status === "requires_action" && attempt.nextUrl === settlement.challengeUrl)
-          return unchanged;
-        const next = await updateAttempt({
-          ...ids,
-          status: "requires_action",
-          nextUrl: settlement.challengeUrl,
-        });
-        return { payment, attempt: next, changed: true };
-      }
-      case "processing": {
-        if (attempt.providerPaymentId === settlement.providerPaymentId) return unchanged;
-        return { payment, attempt: await updateAttempt(ids), changed: true };
-      }
-      case "screened_out":
-      case "failed": {
-        const blocked = settlement.kind === "screened_out" || settlement.blocked;
-        const failure =
-          settlement.kind === "failed"
-            ? settlement.failure
-            : { code: "fraud_declined", message: "Declined by fraud screening", declineCode: null };
-        const verdict =
-          settlement.kind === "screened_out"
-            ? settlement.verdict
-            : combineVerdicts(
-                attempt.fraud,
-                blocked ? { decision: "decline", reasons: ["provider_blocked"] } : null,
-              );
-        const code = failure.declineCode ? `${failure.code}/${failure.declineCode}` : failure.code;
-        const next = await updateAttempt({
-          ...ids,
-          status: blocked ? "declined" : "failed",
-          failureCode: code,
-          failureMessage: failure.message,
-          fraud: blocked ? verdict : attempt.fraud,
-          completedAt: nowIso(),
-        });
-        if (!current || !payment) return { payment, attempt: next, changed: true };
-        if (!blocked) {
-          const failed = await updatePayment({
-            ...ids,
-            status: "failed",
-            failureCode: code,
-            failureMessage: failure.message,
-          });
-          return { payment: failed, attempt: next, changed: true };
-        }
-        const declined = await updatePayment({
-          ...ids,
-          status: "declined",
-          failureCode: code,
-          failureMessage: failure.message,
-          fraudDecision: "decline",
-          fraudReasons: verdict.reasons,
-          customerDetails: completeCustomerDetails(attempt.customerDetails),
-          paymentDetails: attempt.paymentDetails,
-          completedAt: nowIso(),
-        });
-        await emitWebhookEvent(tx, { business, session, payment: declined, type: "declined" });
-        return { payment: declined, attempt: next, changed: true };
-      }
-      case "awaiting_payer": {
-        const received = settlement.amountReceived;
-        const paidByOther =
-          !current && payment && (paidStatuses.includes(payment.status) || (payment.amountReceived ?? 0) > 0);
-        if (paidByOther || attempt.status === "abandoned") {
-          // Money arrived on an abandoned redirect payment: refund what was not refunded yet.
-          const next =
-            attempt.status === "abandoned"
-              ? attempt
-              : await updateAttempt({ ...ids, status: "abandoned", completedAt: nowIso() });
-          const owed =
-            received - (await duplicateRefunds(tx, attempt.provider, settlement.providerPaymentId));
-          if (owed > 0 && payment) {
-            const refund = await reserveRefund(tx, {
-              payment,
-              provider: attempt.provider,
-              providerPaymentId: settlement.providerPaymentId,
-              amount: owed,
-              reason: "duplicate",
-              ledgerAmount: 0,
-            });
-            refundIds.push(refund.id);
-          }
-          return { payment, attempt: next, changed: owed > 0 || next !== attempt };
-        }
-        const next = await updateAttempt({
-          ...ids,
-          status: "pending",
-          ...(settlement.redirectUrl ? { nextUrl: settlement.redirectUrl } : {}),
-        });
-        if (!payment) return { payment, attempt: next, changed: true };
-        const before = current ? (payment.amountReceived ?? 0) : 0;
-        const pointed = current
-          ? {}
-          : {
-              attemptId: attempt.id,
-              amount: attempt.amount,
-              paymentMethod: attempt.method,
-              provider: attempt.provider,
-            };
-        const updated = await updatePayment({
-          ...pointed,
-          ...ids,
-          status: "pending",
-          amountReceived: received > 0 ? received : current ? payment.amountReceived : null,
-        });
-        if (received > before && received < attempt.amount)
-          await emitWebhookEvent(tx, {
-            business,
-            session,
-            payment: updated,
-            type: "incomplete",
-            amountRemaining: attempt.amount - received,
-          });
-        return { payment: updated, attempt: next, changed: true };
-      }
-      case "charged": {
-        if (!payment) throw new Error(`Session ${session.id} has no payment for attempt ${attempt.id}`);
-        const paidByOther =
-          !current &&
-          (paidStatuses.includes(payment.status) ||
-            ((payment.amountReceived ?? 0) > 0 && payment.status === "pending"));
-        if (paidByOther) {
-          const next = await updateAttempt({
-            ...ids,
-            status: "succeeded",
-            failureMessage: "duplicate charge: refunded",
-            completedAt: nowIso(),
-          });
-          const owed =
-            attempt.amount - (await duplicateRefunds(tx, attempt.provider, settlement.providerPaymentId));
-          if (owed > 0) {
-            const refund = await reserveRefund(tx, {
-              payment,
-              provider: attempt.provider,
-              providerPaymentId: settlement.providerPaymentId,
-              amount: owed,
-              reason: "duplicate",
-              ledgerAmount: 0,
-            });
-            refundIds.push(refund.id);
-          }
-          log.warn("duplicate charge refunded", { attemptId: attempt.id, sessionId: session.id });
-          return { payment, attempt: next, changed: true };
-        }
-        const settings = fraudSettingsOf(business);
-        const verdict = combineVerdicts(attempt.fraud, riskVerdict(settings, settlement.riskLevel));
-        const paymentDetails = settlement.card
-          ? cardPaymentDetails(settlement.card)
-          : (attempt.paymentDetails ?? { type: attempt.method });
-        const next = await updateAttempt({
-          ...ids,
-          status: verdict.decision === "decline" ? "declined" : "succeeded",
-          paymentDetails,
-          riskLevel: settlement.riskLevel,
-          fraud: verdict,
-          failureCode: null,
-          failureMessage: null,
-          completedAt: nowIso(),
-        });
-        const status: PaymentStatus =
-          verdict.decision === "allow"
-            ? "succeeded"
-            : verdict.decision === "review"
-              ? "pending_review"
-              : "declined";
-        let updated = await updatePayment({
-          ...ids,
-          attemptId: attempt.id,
-          status,
-          amount: attempt.amount,
-          fees: attempt.fees,
-          netAmount: attempt.netAmount,
-          screeningFee: attempt.screeningFee,
-          paymentMethod: attempt.method,
-          provider: attempt.provider,
-          providerCustomerId: attempt.providerCustomerId,
-          customerDetails: completeCustomerDetails(attempt.customerDetails),
-          paymentDetails,
-          ip: attempt.ip,
-          country: attempt.country,
-          userAgent: attempt.userAgent,
-          amountReceived: attempt.provider === "stripe" ? null : attempt.amount,
-          riskLevel: settlement.riskLevel,
-          fraudDecision: verdict.decision,
-          fraudReasons: verdict.reasons,
-          failureCode: null,
-          failureMessage: null,
-          completedAt: nowIso(),
-        });
-        if (status === "succeeded") {
-          await creditBusiness(tx, updated);
-          await announcePaymentSucceeded(tx, { business, session, payment: updated });
-        } else if (status === "pending_review") {
-          await emitWebhookEvent(tx, { business, session, payment: updated, type: "pending_review" });
-          await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
-        } else {
-          const refund = await reserveRefund(tx, {
-            payment: updated,
-            provider: attempt.provider,
-            providerPaymentId: settlement.providerPaymentId,
-            amount: attempt.amount,
-            reason: "fraud_declined",
-            ledgerAmount: 0,
-          });
-          refundIds.push(refund.id);
-          const [reread] = await tx.select().from(payments).where(eq(payments.id, updated.id));
-          updated = reread!;
-          await emitWebhookEvent(tx, { business, session, payment: updated, type: "declined" });
-        }
-        return { payment: updated, attempt: next, changed: true };
-      }
-    }
+    return applyPlan(tx, { ...locked, attempt }, settlement, plan);
   });
   await executeRefundsNow(db, refundIds);
   return result;

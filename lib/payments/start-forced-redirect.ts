@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { paymentMethods, type Session } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { payerRedirectUrl } from "./payer-redirect";
 import { paySession } from "./pay-session";
 
 export type SessionPaymentStart = {
@@ -14,7 +15,8 @@ export type SessionPaymentStart = {
 /**
  * A session forcing a redirect-based method (`sandbox_bitcoin`, `sandbox_pix_br`, ...): starts the
  * provider payment right away (after the session committed: the provider is called outside any
- * transaction) and answers its `redirect_url`, or the `payment_error` when starting failed.
+ * transaction) and answers its `redirect_url`, or the `payment_error` when starting failed. With
+ * `ip` (secret key), the `redirect_url` is Kassa's hop `{base_url}/payment/{id}/redirect`.
  */
 export async function startForcedRedirect(
   db: Db,
@@ -34,7 +36,10 @@ export async function startForcedRedirect(
       { paymentMethodId: session.paymentMethodId },
       { ip: null, userAgent: session.keyKind === "public" ? context.userAgent : null, via: "session_start" },
     );
-    if (result.next?.type === "redirect") return { redirectUrl: result.next.url };
+    // A session naming the payer's IP sends the payer through Kassa's hop, which checks the IP
+    // before the provider's page (no payer was there to check at creation).
+    if (result.next?.type === "redirect")
+      return { redirectUrl: session.requiredIp ? payerRedirectUrl(session.id) : result.next.url };
     return {
       paymentError: {
         success: false,

@@ -13,6 +13,7 @@ import { openAccounts } from "@/lib/ledger/open-accounts";
 import { postTransaction } from "@/lib/ledger/post-transaction";
 import { normalizeEmail, type CreatePayoutInput } from "./payout-input";
 import { newPayoutHash, payoutHashDigest } from "./payout-hash";
+import { businessNowSql } from "@/lib/clock";
 
 export type CreatedPayout = {
   /** The payout user's hash, the same on every allocation to that user. */
@@ -51,6 +52,7 @@ export async function createPayout(
         hashDigest: payoutHashDigest(fresh),
         hashEnc: encrypt(fresh),
         hashPrefix: fresh.slice(0, 6),
+        createdAt: businessNowSql(business.id),
       })
       .onConflictDoNothing({ target: [payoutUsers.businessId, payoutUsers.emailNormalized] })
       .returning();
@@ -104,6 +106,7 @@ export async function createPayout(
       amount: input.amount,
       balanceAfter: balance,
       ledgerTransactionId: transactionId,
+      createdAt: businessNowSql(business.id),
     });
     return { hash, payoutUserId: user.id, entryId, balance, createdUser: Boolean(inserted) };
   });

@@ -11,6 +11,7 @@ import { BadRequestError, InsufficientFundsError, UnauthorizedError } from "@/li
 import { newId } from "@/lib/ids";
 import { postTransaction } from "@/lib/ledger/post-transaction";
 import type { WithdrawalInput } from "./payout-input";
+import { businessNowSql } from "@/lib/clock";
 
 /**
  * A payout user asks to be paid: one ledger transaction moves the amount from its available
@@ -55,6 +56,7 @@ export async function requestWithdrawal(
         destination: input.destination,
         reference: input.reference ?? null,
         holdTransactionId: posted.transactionId,
+        createdAt: businessNowSql(current.businessId),
       })
       .returning();
     await tx.insert(payoutEntries).values({
@@ -66,6 +68,7 @@ export async function requestWithdrawal(
       balanceAfter: posted.balanceOf("payout_user", current.id),
       withdrawalId,
       ledgerTransactionId: posted.transactionId,
+      createdAt: businessNowSql(current.businessId),
     });
     return withdrawal!;
   });

@@ -1,9 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payoutEntries, payoutWithdrawals, type PayoutWithdrawal, type WithdrawalActor } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { postTransaction } from "@/lib/ledger/post-transaction";
+import { businessNowSql } from "@/lib/clock";
 
 export type WithdrawalOutcome = "completed" | "rejected" | "canceled";
 
@@ -63,6 +64,7 @@ export async function settleWithdrawal(
         balanceAfter: posted.balanceOf("payout_user", owner),
         withdrawalId: withdrawal.id,
         ledgerTransactionId: posted.transactionId,
+        createdAt: businessNowSql(withdrawal.businessId),
       });
     const [settled] = await tx
       .update(payoutWithdrawals)
@@ -71,7 +73,7 @@ export async function settleWithdrawal(
         statusReason: outcome === "completed" ? null : (details.reason ?? null),
         settlementReference: outcome === "completed" ? (details.settlementReference ?? null) : null,
         resolvedBy: actor,
-        resolvedAt: sql`now()`,
+        resolvedAt: businessNowSql(withdrawal.businessId),
         settleTransactionId: posted.transactionId,
       })
       .where(and(eq(payoutWithdrawals.id, withdrawal.id), eq(payoutWithdrawals.status, "pending")))

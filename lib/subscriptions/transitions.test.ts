@@ -308,6 +308,26 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
     expect(atStripe.status).toBe("canceled");
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded", "subscription_canceled"]);
   });
+
+  it("a partial refund of the signup payment keeps the plan; the refund that completes it ends it", async () => {
+    const { biz, id, providerId, sessionId } = await activeSubscription();
+    // A goodwill refund of $1: the plan goes on, here and at Stripe.
+    await refundPayment(testDb(), biz.business.id, sessionId, { amount: 100 });
+    expect(await view(biz, id)).toMatchObject({ status: "active", canceled_by: null, cancellation_reason: null });
+    await runJobs(biz.business.id);
+    const stripe = sdkFor(emulator(), emulatorKey(biz));
+    expect((await stripe.subscriptions.retrieve(providerId)).status).toBe("active");
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded"]);
+    // The rest: now refunded in full, the plan ends.
+    await refundPayment(testDb(), biz.business.id, sessionId);
+    expect(await view(biz, id)).toMatchObject({
+      status: "canceled",
+      canceled_by: "system",
+      cancellation_reason: "initial_payment_refunded",
+    });
+    await runJobs(biz.business.id);
+    expect((await stripe.subscriptions.retrieve(providerId)).status).toBe("canceled");
+  });
 });
 
 describe("inbound subscription events: the signature", () => {

@@ -164,11 +164,56 @@ describe("webhook payloads", () => {
       "incomplete",
       "subscription_payment_failed",
       "subscription_canceled",
+      "refunded_again",
+      "incomplete_again",
     ] as const)
       expect(await emitWebhookEvent(testDb(), { business: plain.business, session, type })).toBeNull();
     expect(
       await emitWebhookEvent(testDb(), { business: plain.business, session, type: "succeeded" }),
     ).not.toBeNull();
-    expect(biz.business.webhookEvents).toHaveLength(8);
+    expect(biz.business.webhookEvents).toHaveLength(10);
+  });
+});
+
+describe("one event per order and kind (decision 0042)", () => {
+  async function emitTwice(events: string[], type: "refunded" | "incomplete") {
+    const { biz, session } = await fixture(events);
+    const [payment] = await testDb().insert(payments).values(cardPayment(session)).returning();
+    const emit = (n: number) =>
+      testDb().transaction((tx) =>
+        emitWebhookEvent(tx, {
+          business: biz.business,
+          session,
+          payment,
+          type,
+          ...(type === "refunded"
+            ? { refund: { id: `rfd_${n}`, amount: 500, amountRefunded: 500 * n } }
+            : { amountRemaining: 2500 - 500 * n }),
+        }),
+      );
+    const sent = [await emit(1), await emit(2), await emit(3)];
+    return { session, sent };
+  }
+
+  it("a second refund of an order is `refunded_again`, with its refund object; `refunded` stays unique", async () => {
+    const { session, sent } = await emitTwice(["succeeded", "refunded", "refunded_again"], "refunded");
+    expect(sent.map((e) => e?.type)).toEqual(["refunded", "refunded_again", "refunded_again"]);
+    expect(sent.map((e) => e?.orderId)).toEqual([session.orderId, session.orderId, session.orderId]);
+    expect(JSON.parse(sent[2]!.body)).toMatchObject({
+      type: "refunded_again",
+      order_id: session.orderId,
+      refund: { id: "rfd_3", amount: 500, amount_refunded: 1500 },
+    });
+  });
+
+  it("a later underpayment is `incomplete_again` with what is still missing", async () => {
+    const { sent } = await emitTwice(["incomplete", "incomplete_again"], "incomplete");
+    expect(sent.map((e) => e?.type)).toEqual(["incomplete", "incomplete_again", "incomplete_again"]);
+    expect(JSON.parse(sent[1]!.body)).toMatchObject({ type: "incomplete_again", amount_remaining: 1500 });
+  });
+
+  it("without the `_again` kind enabled, the repeats are not sent: never a second `refunded`", async () => {
+    const { sent } = await emitTwice(["succeeded", "refunded"], "refunded");
+    expect(sent.map((e) => e?.type ?? null)).toEqual(["refunded", null, null]);
   });
 });

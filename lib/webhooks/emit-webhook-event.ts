@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   webhookEvents,
@@ -32,13 +33,13 @@ export type EmitWebhookEventInput = {
   /** Its payment, when there is one (amount, fees, provider, method and billing details come from it). */
   payment?: Payment | null;
   type: WebhookEventType;
-  /** `incomplete` only: cents still to pay. */
+  /** `incomplete` (and `incomplete_again`) only: cents still to pay. */
   amountRemaining?: number;
   /** Subscription events and subscription payments. */
   subscription?: WebhookSubscriptionInfo;
   /** `subscription_payment_failed` only. */
   failureReason?: string;
-  /** `refunded` only: the refund this event announces, and the payment's succeeded refunds so far. */
+  /** `refunded` (and `refunded_again`) only: the refund this event announces, and the payment's succeeded refunds so far. */
   refund?: { id: string; amount: number; amountRefunded: number };
   /** Overrides the session's order_id (rarely needed: renewal sessions carry `{order_id}-{cycle}`). */
   orderId?: string;
@@ -90,7 +91,10 @@ export function buildWebhookPayload(input: EmitWebhookEventInput): WebhookPayloa
   if (payment?.paymentMethod) payload.payment_method = payment.paymentMethod;
   const customer = billingDetails(payment?.customerDetails);
   if (customer) payload.customer = customer;
-  if (input.type === "incomplete" && input.amountRemaining !== undefined)
+  if (
+    (input.type === "incomplete" || input.type === "incomplete_again") &&
+    input.amountRemaining !== undefined
+  )
     payload.amount_remaining = input.amountRemaining;
   if (input.subscription)
     payload.subscription = {
@@ -101,7 +105,7 @@ export function buildWebhookPayload(input: EmitWebhookEventInput): WebhookPayloa
     };
   if (input.type === "subscription_payment_failed" && input.failureReason)
     payload.failure_reason = input.failureReason;
-  if (input.type === "refunded" && input.refund)
+  if ((input.type === "refunded" || input.type === "refunded_again") && input.refund)
     payload.refund = {
       id: input.refund.id,
       amount: input.refund.amount,
@@ -111,13 +115,52 @@ export function buildWebhookPayload(input: EmitWebhookEventInput): WebhookPayloa
 }
 
 /**
- * Writes a webhook event and its first delivery job, inside the caller's transaction (the one
- * that changes the payment or subscription). Returns null when the business has not enabled this
- * event kind (only `succeeded` by default) or the dedupe key was already used. Without a webhook
- * URL the event is recorded as `skipped` and nothing is sent.
+ * Interface kinds that can happen again to one order, and the Kassa kind that carries the
+ * repeats: receivers deduplicate on `order_id` plus `type` (decision 0042).
  */
-export async function emitWebhookEvent(tx: Db, input: EmitWebhookEventInput): Promise<WebhookEvent | null> {
-  if (!input.business.webhookEvents.includes(input.type)) return null;
+export const againKinds: Partial<Record<WebhookEventType, WebhookEventType>> = {
+  refunded: "refunded_again",
+  incomplete: "incomplete_again",
+};
+
+/**
+ * The kind an event is sent as: its own, or its `_again` kind when an event of that type and
+ * order was already written for the business. The caller holds the session's lock, so two
+ * events of one order are never both first.
+ */
+async function kindToSend(tx: Db, input: EmitWebhookEventInput): Promise<WebhookEventType> {
+  const again = againKinds[input.type];
+  if (!again) return input.type;
+  const [earlier] = await tx
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(
+      and(
+        eq(webhookEvents.businessId, input.business.id),
+        eq(webhookEvents.type, input.type),
+        eq(webhookEvents.orderId, input.orderId ?? input.session.orderId),
+      ),
+    )
+    .limit(1);
+  return earlier ? again : input.type;
+}
+
+/**
+ * Writes a webhook event and its first delivery job, inside the caller's transaction (the one
+ * that changes the payment or subscription). An interface kind already sent for the order goes
+ * as its `_again` kind (`refunded_again`, `incomplete_again`). Returns null when the business has
+ * not enabled the kind (only `succeeded` by default) or the dedupe key was already used. Without
+ * a webhook URL the event is recorded as `skipped` and nothing is sent.
+ */
+export async function emitWebhookEvent(
+  tx: Db,
+  requested: EmitWebhookEventInput,
+): Promise<WebhookEvent | null> {
+  const enabled = (type: WebhookEventType | undefined) =>
+    type !== undefined && requested.business.webhookEvents.includes(type);
+  if (!enabled(requested.type) && !enabled(againKinds[requested.type])) return null;
+  const input = { ...requested, type: await kindToSend(tx, requested) };
+  if (!enabled(input.type)) return null;
   const body = JSON.stringify(buildWebhookPayload(input));
   const deliverable = Boolean(input.business.webhookUrl);
   const firstDelayMs = webhookDeliveryOptions().scheduleMs[0] ?? 0;

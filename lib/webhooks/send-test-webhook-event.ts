@@ -36,17 +36,18 @@ export function parseTestWebhookInput(body: unknown): WebhookEventType {
  */
 export function testWebhookPayload(type: WebhookEventType, eventId: string): WebhookPayload & { test: true } {
   const subscription = type.startsWith("subscription_") || undefined;
+  const crypto = type === "incomplete" || type === "incomplete_again";
   return {
     amount: 2500,
     currency: "USD",
     ...(type === "expired" ? {} : { fees: 103 }),
     metadata: { integration_session_id: "cs_test" },
     type,
-    provider: type === "expired" ? "none" : type === "incomplete" ? "sandbox" : "stripe",
+    provider: type === "expired" ? "none" : crypto ? "sandbox" : "stripe",
     order_id: `test_${eventId}`,
     items: [{ name: "Test item", quantity: 1, price: 2500 }],
-    ...(type === "expired" ? {} : { payment_method: type === "incomplete" ? "bitcoin" : "credit" }),
-    ...(type === "incomplete" ? { amount_remaining: 1000 } : {}),
+    ...(type === "expired" ? {} : { payment_method: crypto ? "bitcoin" : "credit" }),
+    ...(crypto ? { amount_remaining: 1000 } : {}),
     ...(subscription
       ? {
           subscription: {

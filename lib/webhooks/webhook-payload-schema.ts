@@ -37,10 +37,10 @@ export const WebhookPayloadSchema = z
     items: z.array(SessionItemSchema),
     payment_method: z.string().optional(),
     customer: WebhookCustomerSchema.optional(),
-    amount_remaining: z
-      .int()
-      .optional()
-      .meta({ description: "Only on `incomplete`: amount already received = amount - amount_remaining." }),
+    amount_remaining: z.int().optional().meta({
+      description:
+        "Only on `incomplete` and `incomplete_again`: amount already received = amount - amount_remaining.",
+    }),
     subscription: z
       .strictObject({
         id: z.string().meta({ description: "`psub_…`" }),
@@ -50,13 +50,10 @@ export const WebhookPayloadSchema = z
       })
       .optional()
       .meta({ description: "On subscription-related events." }),
-    failure_reason: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Only on `subscription_payment_failed`; `authentication_required` when the bank needs the customer.",
-      }),
+    failure_reason: z.string().optional().meta({
+      description:
+        "Only on `subscription_payment_failed`; `authentication_required` when the bank needs the customer.",
+    }),
     refund: z
       .strictObject({
         id: z.string(),
@@ -66,14 +63,18 @@ export const WebhookPayloadSchema = z
       .optional()
       .meta({
         description:
-          "Only on `refunded` (Kassa's addition): partial refunds share order_id and type; tell them apart by refund.id.",
+          "Only on `refunded` and `refunded_again` (Kassa's addition): a later refund of an order comes as `refunded_again`; tell those apart by refund.id.",
       }),
     test: z
       .literal(true)
       .optional()
       .meta({ description: "Only on test events sent by POST /webhooks/test: fulfil nothing." }),
   })
-  .meta({ id: "WebhookPayload", description: "Deduplicate on `order_id` plus `type`." });
+  .meta({
+    id: "WebhookPayload",
+    description:
+      "Deduplicate on `order_id` plus `type`: the interface's kinds are sent at most once per order; `refunded_again` and `incomplete_again` (Kassa's additions) carry what happens again.",
+  });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;
 
 /** The headers of every webhook request (lib/webhooks/sign-webhook.ts). */

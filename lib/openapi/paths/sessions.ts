@@ -1,4 +1,4 @@
-import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import type { OpenAPIRegistry, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { SessionCreatedSchema } from "@/lib/sessions/session-created-schema";
 import { sessionInputSchema } from "@/lib/sessions/session-input";
@@ -59,4 +59,35 @@ export function registerSessions(registry: OpenAPIRegistry): void {
       503: errorResponses.providerUnavailable,
     },
   });
+
+  registry.registerPath({
+    method: "get",
+    path: "/payment/{session_id}/redirect",
+    tags: ["Sessions"],
+    operationId: "payerRedirect",
+    summary: "The payer's hop to the provider's page",
+    description:
+      "Kassa's addition; merchants never call it. POST /session answers it as `redirect_url` when a secret-key session with `ip` starts a forced redirect method at creation: the payer's browser comes here first, Kassa checks the payer's IP against `ip`, then redirects to the provider's page (or to the checkout page once the payment is over). Another IP gets a 403 page and never sees the provider's page.",
+    security: security.none,
+    request: {
+      params: z.object({ session_id: z.string().meta({ description: "The session's id (`cs_…`)." }) }),
+    },
+    responses: {
+      303: {
+        description: "To the provider's page of the payment in progress, or to the session's checkout page.",
+        headers: { Location: { description: "Where the browser goes next.", schema: { type: "string" } } },
+      },
+      403: htmlPage(
+        "The payer's IP is not the session's `ip`: a page saying the payment cannot be made from here.",
+      ),
+      404: htmlPage("No such session."),
+    },
+  });
+}
+
+function htmlPage(description: string): ResponseConfig {
+  return {
+    description,
+    content: { "text/html": { schema: z.string().meta({ description: "An HTML page." }) } },
+  };
 }

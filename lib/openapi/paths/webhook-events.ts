@@ -21,7 +21,7 @@ const events: Record<WebhookEventType, { summary: string; description: string }>
   refunded: {
     summary: "A refund was processed",
     description:
-      "Carries `refund` (Kassa's addition): partial refunds of one payment share order_id and type.",
+      "The first refund of an order: sent at most once per order_id. Carries `refund` (Kassa's addition); later refunds of the order come as `refunded_again`.",
   },
   expired: {
     summary: "A session expired without payment",
@@ -29,7 +29,8 @@ const events: Record<WebhookEventType, { summary: string; description: string }>
   },
   incomplete: {
     summary: "A crypto payment was underpaid",
-    description: "Opt-in. Carries `amount_remaining`; do not fulfil until `succeeded`.",
+    description:
+      "Opt-in; at most once per order_id. Carries `amount_remaining`; do not fulfil until `succeeded`. A later underpayment of the order comes as `incomplete_again`.",
   },
   subscription_payment_failed: {
     summary: "A renewal charge failed",
@@ -40,6 +41,16 @@ const events: Record<WebhookEventType, { summary: string; description: string }>
     summary: "A subscription ended",
     description:
       "Opt-in. Attached to the signup payment (original order_id, cycle 1); identify it by `subscription.id`. Scheduling a cancellation sends nothing; this is sent when it actually ends.",
+  },
+  refunded_again: {
+    summary: "A later refund of an already refunded order",
+    description:
+      "Kassa's addition, opt-in (enabled with `refunded` for businesses that had it before). Same payload as `refunded`; may repeat for one order: deduplicate on `refund.id`. Decision 0042.",
+  },
+  incomplete_again: {
+    summary: "More money arrived on an underpaid crypto payment, still short",
+    description:
+      "Kassa's addition, opt-in. Same payload as `incomplete`, with the new `amount_remaining`; do not fulfil until `succeeded`. Decision 0042.",
   },
 };
 

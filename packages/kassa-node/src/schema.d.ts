@@ -20,6 +20,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/payment/{session_id}/redirect": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The payer's hop to the provider's page
+     * @description Kassa's addition; merchants never call it. POST /session answers it as `redirect_url` when a secret-key session with `ip` starts a forced redirect method at creation: the payer's browser comes here first, Kassa checks the payer's IP against `ip`, then redirects to the provider's page (or to the checkout page once the payment is over). Another IP gets a 403 page and never sees the provider's page.
+     */
+    get: operations["payerRedirect"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/payment/{session_id}": {
     parameters: {
       query?: never;
@@ -1106,7 +1126,7 @@ export interface webhooks {
     put?: never;
     /**
      * A refund was processed
-     * @description Carries `refund` (Kassa's addition): partial refunds of one payment share order_id and type. The payload's `type` is `refunded`. Deduplicate on order_id plus type.
+     * @description The first refund of an order: sent at most once per order_id. Carries `refund` (Kassa's addition); later refunds of the order come as `refunded_again`. The payload's `type` is `refunded`. Deduplicate on order_id plus type.
      */
     post: operations["webhook_refunded"];
     delete?: never;
@@ -1146,7 +1166,7 @@ export interface webhooks {
     put?: never;
     /**
      * A crypto payment was underpaid
-     * @description Opt-in. Carries `amount_remaining`; do not fulfil until `succeeded`. The payload's `type` is `incomplete`. Deduplicate on order_id plus type.
+     * @description Opt-in; at most once per order_id. Carries `amount_remaining`; do not fulfil until `succeeded`. A later underpayment of the order comes as `incomplete_again`. The payload's `type` is `incomplete`. Deduplicate on order_id plus type.
      */
     post: operations["webhook_incomplete"];
     delete?: never;
@@ -1195,10 +1215,50 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  refunded_again: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A later refund of an already refunded order
+     * @description Kassa's addition, opt-in (enabled with `refunded` for businesses that had it before). Same payload as `refunded`; may repeat for one order: deduplicate on `refund.id`. Decision 0042. The payload's `type` is `refunded_again`. Deduplicate on order_id plus type.
+     */
+    post: operations["webhook_refunded_again"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  incomplete_again: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * More money arrived on an underpaid crypto payment, still short
+     * @description Kassa's addition, opt-in. Same payload as `incomplete`, with the new `amount_remaining`; do not fulfil until `succeeded`. Decision 0042. The payload's `type` is `incomplete_again`. Deduplicate on order_id plus type.
+     */
+    post: operations["webhook_incomplete_again"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
-    /** @description Deduplicate on `order_id` plus `type`. */
+    /** @description Deduplicate on `order_id` plus `type`: the interface's kinds are sent at most once per order; `refunded_again` and `incomplete_again` (Kassa's additions) carry what happens again. */
     WebhookPayload: {
       /** @description Payment amount in cents. */
       amount: number;
@@ -1222,7 +1282,9 @@ export interface components {
         | "expired"
         | "incomplete"
         | "subscription_payment_failed"
-        | "subscription_canceled";
+        | "subscription_canceled"
+        | "refunded_again"
+        | "incomplete_again";
       /** @description Provider used; `none` for a session that expired before any. */
       provider: string;
       /** @description The business's order id; `{order_id}-{cycle}` for renewals. */
@@ -1230,7 +1292,7 @@ export interface components {
       items: components["schemas"]["SessionItem"][];
       payment_method?: string;
       customer?: components["schemas"]["WebhookCustomer"];
-      /** @description Only on `incomplete`: amount already received = amount - amount_remaining. */
+      /** @description Only on `incomplete` and `incomplete_again`: amount already received = amount - amount_remaining. */
       amount_remaining?: number;
       /** @description On subscription-related events. */
       subscription?: {
@@ -1244,7 +1306,7 @@ export interface components {
       };
       /** @description Only on `subscription_payment_failed`; `authentication_required` when the bank needs the customer. */
       failure_reason?: string;
-      /** @description Only on `refunded` (Kassa's addition): partial refunds share order_id and type; tell them apart by refund.id. */
+      /** @description Only on `refunded` and `refunded_again` (Kassa's addition): a later refund of an order comes as `refunded_again`; tell those apart by refund.id. */
       refund?: {
         id: string;
         /** @description This refund's cents. */
@@ -1861,6 +1923,8 @@ export interface components {
         | "incomplete"
         | "subscription_payment_failed"
         | "subscription_canceled"
+        | "refunded_again"
+        | "incomplete_again"
       )[];
     };
     WebhookEndpointUpdate: {
@@ -1885,7 +1949,9 @@ export interface components {
         | "expired"
         | "incomplete"
         | "subscription_payment_failed"
-        | "subscription_canceled";
+        | "subscription_canceled"
+        | "refunded_again"
+        | "incomplete_again";
       /** @description A test event sent with POST /webhooks/test (its payload carries `test: true`). */
       test: boolean;
       /**
@@ -1981,6 +2047,8 @@ export interface components {
         | "incomplete"
         | "subscription_payment_failed"
         | "subscription_canceled"
+        | "refunded_again"
+        | "incomplete_again"
         | null;
     };
     WebhookToken: {
@@ -2369,6 +2437,56 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  payerRedirect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session's id (`cs_…`). */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the provider's page of the payment in progress, or to the session's checkout page. */
+      303: {
+        headers: {
+          /** @description Where the browser goes next. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The payer's IP is not the session's `ip`: a page saying the payment cannot be made from here. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description No such session. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
         };
       };
     };
@@ -4613,7 +4731,9 @@ export interface operations {
           | "expired"
           | "incomplete"
           | "subscription_payment_failed"
-          | "subscription_canceled";
+          | "subscription_canceled"
+          | "refunded_again"
+          | "incomplete_again";
         status?: "pending" | "delivered" | "failed" | "skipped";
         order_id?: string;
         session_id?: string;
@@ -6309,6 +6429,68 @@ export interface operations {
     };
   };
   webhook_subscription_canceled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Lowercase hex HMAC-SHA256 of the raw request body keyed with the webhook token; compare in constant time and process only on a match. */
+        Signature: string;
+        /** @description Standard Webhooks: the event id (`evt_…`), the same on every retry. */
+        "webhook-id": string;
+        /** @description Standard Webhooks: Unix seconds of this attempt; refuse ones too far from now. */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>` keyed with the token's base64 part; space-separated, one per token, during a token rotation. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookPayload"];
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer (or none within the timeout) is retried: 4 attempts in all. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refunded_again: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Lowercase hex HMAC-SHA256 of the raw request body keyed with the webhook token; compare in constant time and process only on a match. */
+        Signature: string;
+        /** @description Standard Webhooks: the event id (`evt_…`), the same on every retry. */
+        "webhook-id": string;
+        /** @description Standard Webhooks: Unix seconds of this attempt; refuse ones too far from now. */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>` keyed with the token's base64 part; space-separated, one per token, during a token rotation. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookPayload"];
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer (or none within the timeout) is retried: 4 attempts in all. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_incomplete_again: {
     parameters: {
       query?: never;
       header: {

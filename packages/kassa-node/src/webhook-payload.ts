@@ -6,5 +6,5 @@ import type { components } from "./schema.js";
  */
 export type WebhookPayload = components["schemas"]["WebhookPayload"];
 
-/** `succeeded`, `pending_review`, `declined`, `refunded`, `expired`, `incomplete`, `subscription_payment_failed`, `subscription_canceled`. */
+/** `succeeded`, `pending_review`, `declined`, `refunded`, `expired`, `incomplete`, `subscription_payment_failed`, `subscription_canceled`, and Kassa's `refunded_again`, `incomplete_again`. */
 export type WebhookEventType = WebhookPayload["type"];
