@@ -11,6 +11,7 @@ import {
   setCardBehavior,
   waitForIdle,
 } from "./dashboard";
+import { disputeCharge } from "./disputes/card-disputes";
 import { invalidRequest } from "./errors";
 import type { Params } from "./form";
 import { invoicePage, invoicePdf } from "./invoice-pages";
@@ -108,6 +109,17 @@ export const dashboardRoutes: DashboardRoute[] = [
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       setCardBehavior(ctx, match[1] ?? "", params.string("card_number", { required: true }));
       return { json: { ok: true } };
+    },
+  },
+  // POST /_emulator/charges/:id/dispute { reason?, inquiry? } (the cardholder disputes the charge)
+  {
+    method: "POST",
+    pattern: /^\/_emulator\/charges\/([^/]+)\/dispute$/,
+    account: "key",
+    handle: ({ emu, match, params, request }) => {
+      const ctx = dashboardCtx(emu, accountFor(emu, request));
+      const reason = params.oneOf("reason", ["fraudulent", "product_not_received", "general"] as const);
+      return { json: disputeCharge(ctx, match[1] ?? "", { reason, inquiry: params.bool("inquiry") }) };
     },
   },
   // POST /_emulator/billing { retry_delays_seconds?: number[], after_retries? }
