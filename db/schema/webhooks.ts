@@ -14,6 +14,10 @@ export const webhookEventTypes = [
   "incomplete",
   "subscription_payment_failed",
   "subscription_canceled",
+  /** Opt-in: a payment was disputed (chargeback or inquiry). */
+  "dispute_opened",
+  /** Opt-in: a dispute ended (won, lost, or an inquiry closed). */
+  "dispute_closed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

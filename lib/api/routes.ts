@@ -3,6 +3,7 @@ import { json } from "@/lib/http/respond";
 import { isSafeText } from "@/lib/http/validation";
 import { observeHttpRequest, unmatchedRoute } from "@/lib/metrics/http-metrics";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
+import { getDisputeHandler, getDisputes, postDisputeAccept, postDisputeEvidence } from "./disputes";
 import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
 import { getStripeReturn, postSandboxWebhook, postStripeWebhook } from "./provider-webhooks";
@@ -76,6 +77,10 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/subscriptions/:subscription_id", handler: getSubscriptionHandler },
   { method: "POST", pattern: "/subscriptions/:subscription_id/cancel", handler: postSubscriptionCancel },
   { method: "POST", pattern: "/subscriptions/:subscription_id/resume", handler: postSubscriptionResume },
+  { method: "GET", pattern: "/disputes", handler: getDisputes },
+  { method: "GET", pattern: "/disputes/:dispute_id", handler: getDisputeHandler },
+  { method: "POST", pattern: "/disputes/:dispute_id/evidence", handler: postDisputeEvidence },
+  { method: "POST", pattern: "/disputes/:dispute_id/accept", handler: postDisputeAccept },
   { method: "POST", pattern: "/payout/create", handler: postPayoutCreate },
   { method: "GET", pattern: "/payout/operations", handler: getPayoutOperations },
   { method: "POST", pattern: "/payout/operations", handler: postPayoutOperations },

@@ -9,6 +9,7 @@ import { readProviderConfig } from "@/lib/providers/provider-config";
 import { sandboxWebhookSecret, verifySandboxSignature } from "@/lib/providers/sandbox/sandbox-signature";
 import { verifyStripeEvent } from "@/lib/providers/stripe/stripe-client";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
+import { handleDisputeEvent, isDisputeEvent } from "@/lib/disputes/handle-dispute-event";
 import { handleSubscriptionEvent, isSubscriptionEvent } from "@/lib/subscriptions/handle-subscription-event";
 import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
@@ -224,6 +225,7 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
       return { handled: true, note: `refund ${refund.id}: ${synced.status}` };
     }
     if (isSubscriptionEvent(event.type)) return handleSubscriptionEvent(db, event);
+    if (isDisputeEvent(event.type)) return handleDisputeEvent(db, event);
     return { handled: false, note: `${event.type}: stored, not handled` };
   }
   if (event.provider === "sandbox") {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { webhookEventTypes } from "@/db/schema";
+import { DisputeSchema } from "@/lib/disputes/dispute-schemas";
 import { SessionItemSchema } from "@/lib/payments/payment-schemas";
 
 /**
@@ -50,13 +51,10 @@ export const WebhookPayloadSchema = z
       })
       .optional()
       .meta({ description: "On subscription-related events." }),
-    failure_reason: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Only on `subscription_payment_failed`; `authentication_required` when the bank needs the customer.",
-      }),
+    failure_reason: z.string().optional().meta({
+      description:
+        "Only on `subscription_payment_failed`; `authentication_required` when the bank needs the customer.",
+    }),
     refund: z
       .strictObject({
         id: z.string(),
@@ -68,6 +66,10 @@ export const WebhookPayloadSchema = z
         description:
           "Only on `refunded` (Kassa's addition): partial refunds share order_id and type; tell them apart by refund.id.",
       }),
+    dispute: DisputeSchema.optional().meta({
+      description:
+        "Only on `dispute_opened` and `dispute_closed` (Kassa's addition): the Dispute, `outcome` set when closed.",
+    }),
     test: z
       .literal(true)
       .optional()

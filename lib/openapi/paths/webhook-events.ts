@@ -41,6 +41,16 @@ const events: Record<WebhookEventType, { summary: string; description: string }>
     description:
       "Opt-in. Attached to the signup payment (original order_id, cycle 1); identify it by `subscription.id`. Scheduling a cancellation sends nothing; this is sent when it actually ends.",
   },
+  dispute_opened: {
+    summary: "A payment was disputed",
+    description:
+      "Opt-in. The cardholder disputed the payment (a chargeback, or an inquiry: `dispute.status` `warning_needs_response`). Carries `dispute` (the Dispute object): answer with POST /disputes/{id}/evidence or /accept before `dispute.evidence_due_by`. For a chargeback the disputed amount and the dispute fee have left the balance. Once per dispute.",
+  },
+  dispute_closed: {
+    summary: "A dispute ended",
+    description:
+      "Opt-in. Carries `dispute` with its final `status` (`won`, `lost`, `warning_closed`) and `outcome` (`won` or `lost`). Won: the amount and the fee are back in the balance. Once per dispute.",
+  },
 };
 
 /**
