@@ -87,7 +87,11 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/payout/operations/history", handler: getPayoutOperationsHistory },
   { method: "GET", pattern: "/payout/operations/withdrawals", handler: getPayoutOperationsWithdrawals },
   { method: "POST", pattern: "/payout/operations/withdrawals", handler: postPayoutOperationsWithdrawals },
-  { method: "GET", pattern: "/payout/operations/withdrawals/:withdrawal_id", handler: getPayoutOperationsWithdrawal },
+  {
+    method: "GET",
+    pattern: "/payout/operations/withdrawals/:withdrawal_id",
+    handler: getPayoutOperationsWithdrawal,
+  },
   {
     method: "POST",
     pattern: "/payout/operations/withdrawals/:withdrawal_id/cancel",
@@ -101,8 +105,16 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/payout/users/:user/rotate-hash", handler: postPayoutUserRotateHash },
   { method: "GET", pattern: "/payout/withdrawals", handler: getPayoutWithdrawals },
   { method: "GET", pattern: "/payout/withdrawals/:withdrawal_id", handler: getPayoutWithdrawal },
-  { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/complete", handler: postPayoutWithdrawalComplete },
-  { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/reject", handler: postPayoutWithdrawalReject },
+  {
+    method: "POST",
+    pattern: "/payout/withdrawals/:withdrawal_id/complete",
+    handler: postPayoutWithdrawalComplete,
+  },
+  {
+    method: "POST",
+    pattern: "/payout/withdrawals/:withdrawal_id/reject",
+    handler: postPayoutWithdrawalReject,
+  },
   { method: "GET", pattern: "/api-keys", handler: getApiKeys },
   { method: "POST", pattern: "/api-keys", handler: postApiKey },
   { method: "POST", pattern: "/api-keys/:id/roll", handler: postApiKeyRoll },
@@ -243,7 +255,10 @@ export function createRouter(table: readonly Route[]) {
       return { response: preflight(corsMethods), route: matchedPattern! };
     return matchedPattern
       ? {
-          response: json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` }),
+          response: json(405, {
+            error: "method_not_allowed",
+            message: `${request.method} is not allowed here`,
+          }),
           route: matchedPattern,
         }
       : { response: json(404, { error: "not_found", message: "No such endpoint" }), route: unmatchedRoute };

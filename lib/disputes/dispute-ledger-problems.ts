@@ -4,7 +4,13 @@ import { queryRows, type Db } from "@/db/client";
 export type DisputeLedgerProblem =
   | { check: "amount_owed_positive"; business_id: string; account_id: string; balance: number }
   | { check: "owed_while_balance"; business_id: string; owed: number; balance: number }
-  | { check: "dispute_ledger_mismatch"; business_id: string; dispute_id: string; booked: number; posted: number };
+  | {
+      check: "dispute_ledger_mismatch";
+      business_id: string;
+      dispute_id: string;
+      booked: number;
+      posted: number;
+    };
 
 /**
  * Where disputes and the ledger disagree (decision 0046): an `amount_owed` account is never

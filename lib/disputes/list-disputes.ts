@@ -16,7 +16,11 @@ export function parseDisputeListQuery(params: URLSearchParams): DisputeListQuery
 }
 
 /** GET /disputes: the business's disputes, oldest first (ids sort by creation), cursor paging as GET /subscriptions. */
-export async function listDisputes(db: Db, businessId: string, query: DisputeListQuery): Promise<DisputeList> {
+export async function listDisputes(
+  db: Db,
+  businessId: string,
+  query: DisputeListQuery,
+): Promise<DisputeList> {
   const limit = query.limit ?? 10;
   const where: SQL[] = [eq(disputes.businessId, businessId)];
   if (query.session_id) where.push(eq(disputes.sessionId, query.session_id));

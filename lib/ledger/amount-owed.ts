@@ -64,7 +64,7 @@ export async function amountOwed(db: Db, businessId: string): Promise<number> {
     .from(ledgerAccounts)
     .where(and(eq(ledgerAccounts.businessId, businessId), eq(ledgerAccounts.kind, "amount_owed")))
     .limit(1);
-  return -Number(row?.balance ?? 0);
+  return Math.max(0, -Number(row?.balance ?? 0));
 }
 
 /**

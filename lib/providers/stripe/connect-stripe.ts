@@ -5,7 +5,12 @@ import { businesses, businessPaymentMethods, businessProviders, paymentMethods }
 import { encrypt } from "@/lib/crypto";
 import { BadRequestError, NotFoundError, ValidationError } from "@/lib/errors";
 import { readProviderConfig } from "../provider-config";
-import { configuredStripeApi, stripeClient, stripeWebhookEvents, type StripeApiLocation } from "./stripe-client";
+import {
+  configuredStripeApi,
+  stripeClient,
+  stripeWebhookEvents,
+  type StripeApiLocation,
+} from "./stripe-client";
 import type { StripeProviderConfig } from "./stripe-config";
 import { ensureStripeEndpoint, eventsMissingFrom, stripeWebhookUrl } from "./stripe-endpoint";
 import { isStripePermissionError, stripeFailure } from "./stripe-failure";
@@ -69,7 +74,9 @@ export async function connectStripe(
   const errors: Record<string, string[]> = {};
   const secret = /^(sk|rk)_(live|test)_[A-Za-z0-9_]{8,247}$/.exec(input.secretKey ?? "");
   const publishable =
-    input.publishableKey === undefined ? null : /^pk_(live|test)_[A-Za-z0-9_]{8,247}$/.exec(input.publishableKey);
+    input.publishableKey === undefined
+      ? null
+      : /^pk_(live|test)_[A-Za-z0-9_]{8,247}$/.exec(input.publishableKey);
   if (!secret) errors.secretKey = ["must be a Stripe secret key (sk_live_…) or restricted key (rk_live_…)"];
   if (input.publishableKey !== undefined && !publishable)
     errors.publishableKey = ["must be a Stripe publishable key (pk_live_…)"];
@@ -154,7 +161,11 @@ export async function connectStripe(
 
   const missing: StripeSetupItem[] = [];
   if (!active) missing.push("webhook_secret");
-  else if (input.webhookSecret && endpoint && (endpoint.status !== "enabled" || endpoint.missingEvents.length))
+  else if (
+    input.webhookSecret &&
+    endpoint &&
+    (endpoint.status !== "enabled" || endpoint.missingEvents.length)
+  )
     missing.push("webhook_endpoint");
   if (!config.publishableKey) missing.push("publishable_key");
   return {
@@ -179,7 +190,10 @@ function view(endpoint: Stripe.WebhookEndpoint, created: boolean): StripeEndpoin
     events: endpoint.enabled_events,
     status: endpoint.status,
     created,
-    missingEvents: endpoint.status === "enabled" ? eventsMissingFrom(endpoint, stripeWebhookEvents) : [...stripeWebhookEvents],
+    missingEvents:
+      endpoint.status === "enabled"
+        ? eventsMissingFrom(endpoint, stripeWebhookEvents)
+        : [...stripeWebhookEvents],
   };
 }
 
@@ -218,7 +232,12 @@ async function storeStripeConfig(
   config: Partial<StripeProviderConfig>,
   active: boolean,
 ) {
-  const values = { configEnc: encrypt(JSON.stringify(config)), active, setupCheckedAt: null, setupCheck: null };
+  const values = {
+    configEnc: encrypt(JSON.stringify(config)),
+    active,
+    setupCheckedAt: null,
+    setupCheck: null,
+  };
   await db
     .insert(businessProviders)
     .values({ businessId, provider: "stripe", ...values })

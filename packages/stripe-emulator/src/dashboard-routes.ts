@@ -12,6 +12,7 @@ import {
   waitForIdle,
 } from "./dashboard";
 import { disputeCharge } from "./disputes/card-disputes";
+import { runClocklessDisputes } from "./disputes/settle-dispute";
 import { invalidRequest } from "./errors";
 import type { Params } from "./form";
 import { invoicePage, invoicePdf } from "./invoice-pages";
@@ -120,6 +121,17 @@ export const dashboardRoutes: DashboardRoute[] = [
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       const reason = params.oneOf("reason", ["fraudulent", "product_not_received", "general"] as const);
       return { json: disputeCharge(ctx, match[1] ?? "", { reason, inquiry: params.bool("inquiry") }) };
+    },
+  },
+  // POST /_emulator/disputes/advance { seconds } (disputes of clockless charges, as if time passed)
+  {
+    method: "POST",
+    pattern: /^\/_emulator\/disputes\/advance$/,
+    account: "key",
+    handle: ({ emu, params, request }) => {
+      const ctx = dashboardCtx(emu, accountFor(emu, request));
+      const seconds = params.int("seconds", { required: true, min: 0, max: 5 * 365 * 86_400 });
+      return { json: { ran: runClocklessDisputes(ctx, seconds) } };
     },
   },
   // POST /_emulator/billing { retry_delays_seconds?: number[], after_retries? }

@@ -104,3 +104,25 @@ export function dueDisputes(ctx: Ctx, clockId: string | null): { at: number; run
   }
   return due;
 }
+
+/**
+ * The emulator's helper for a sandbox whose own clock moved `seconds` ahead: the issuer's work on
+ * disputes of charges without a test clock (decisions, deadlines) that falls due within that
+ * window runs now, each at its due time, as if real time had passed for them.
+ */
+export function runClocklessDisputes(ctx: Ctx, seconds: number): number {
+  const upTo = Math.floor(ctx.emu.now() / 1000) + seconds;
+  let ran = 0;
+  try {
+    for (let guard = 0; guard < 10_000; guard++) {
+      const next = dueDisputes(ctx, null).sort((a, b) => a.at - b.at)[0];
+      if (!next || next.at > upTo) break;
+      ctx.account.realTimeOverride = Math.max(next.at, Math.floor(ctx.emu.now() / 1000));
+      next.run();
+      ran++;
+    }
+  } finally {
+    ctx.account.realTimeOverride = null;
+  }
+  return ran;
+}
