@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disputes, ledgerTransactions } from "@/db/schema";
+import { disputes, ledgerTransactions, providerEvents } from "@/db/schema";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { amountOwed } from "@/lib/ledger/amount-owed";
@@ -12,9 +12,12 @@ import {
   eventTypes,
   helperPay,
   newSession,
+  paymentRow,
   paymentsBusiness,
   readPayment,
 } from "@/lib/payments/testing/payment-fixtures";
+import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
+import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { api, testDb } from "@/test/helpers";
 import { withLoopbackApi } from "@/test/loopback-api";
 import type { DisputeList, DisputeView } from "./dispute-schemas";
@@ -159,13 +162,41 @@ describe("lost, accepted, inquiries", () => {
   });
 });
 
+describe("a dispute on a partially refunded payment", () => {
+  it("disputes what is left; the withdrawal is that plus the fee", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4242424242424242");
+    const refund = await api("POST", `/payments/${sessionId}/refund`, {
+      key: biz.secretKey,
+      body: { amount: 1000 },
+    });
+    expect(refund.status).toBe(201);
+    const afterRefund = await balanceOf(biz);
+    const key = sandboxStripeKey(biz.business.id);
+    const intent = await sdkFor(providers!.emulator, key).paymentIntents.retrieve(
+      (await paymentRow(sessionId))!.providerPaymentId!,
+    );
+    providers!.emulator.disputeCharge(key, String(intent.latest_charge));
+    await settle(biz);
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    expect(dispute).toMatchObject({ amount: 1500, status: "needs_response" });
+    expect(await balanceOf(biz)).toBe(0);
+    expect(await amountOwed(testDb(), biz.business.id)).toBe(1500 + 1500 - afterRefund);
+    // A charged-back payment cannot be refunded again.
+    const again = await api("POST", `/payments/${sessionId}/refund`, {
+      key: biz.secretKey,
+      body: { amount: 100 },
+    });
+    expect(again.status).toBeGreaterThanOrEqual(400);
+  });
+});
+
 describe("events duplicated and out of order", () => {
   it("re-processing every stored dispute event, in reverse, moves the ledger once", async () => {
     const biz = await paymentsBusiness();
     const sessionId = await paidWith(biz, "4000000000000259");
     const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
     const { handleDisputeEvent } = await import("./handle-dispute-event");
-    const { providerEvents } = await import("@/db/schema");
     const stored = await testDb()
       .select()
       .from(providerEvents)
@@ -184,6 +215,23 @@ describe("events duplicated and out of order", () => {
     const [row] = await testDb().select().from(disputes).where(eq(disputes.id, dispute!.id));
     expect(row!.booked).toHaveLength(1);
     expect(await eventTypes(sessionId)).toEqual(["succeeded", "dispute_opened"]);
+
+    // A crash after the ledger entry committed but before the events were marked processed: after
+    // the restart each event is processed again, and finds its money booked.
+    const { processProviderEvent } = await import("@/lib/payments/provider-events");
+    await testDb()
+      .update(providerEvents)
+      .set({ status: "received", processedAt: null })
+      .where(eq(providerEvents.businessId, biz.business.id));
+    for (const event of disputeEvents) await processProviderEvent(testDb(), event.id);
+    const after = await testDb()
+      .select()
+      .from(ledgerTransactions)
+      .where(
+        and(eq(ledgerTransactions.kind, "dispute_withdrawal"), eq(ledgerTransactions.reference, dispute!.id)),
+      );
+    expect(after).toHaveLength(1);
+    expect(await amountOwed(testDb(), biz.business.id)).toBe(4000 - 2397);
   });
 });
 
