@@ -38,24 +38,50 @@ afterAll(async () => {
 
 type Biz = Awaited<ReturnType<typeof paymentsBusiness>>;
 
-/** Stripe's deliveries done and Kassa's jobs run, until nothing is left to do. */
-async function settle(biz: Biz) {
-  for (let round = 0; round < 5; round++) {
+/** Provider events of the business not processed yet, and dispute events stored. */
+async function inbox(biz: Biz) {
+  const rows = await testDb()
+    .select({ type: providerEvents.type, status: providerEvents.status })
+    .from(providerEvents)
+    .where(eq(providerEvents.businessId, biz.business.id));
+  return {
+    pending: rows.filter((r) => r.status === "received").length,
+    disputeEvents: rows.filter((r) => r.type.startsWith("charge.dispute.")).length,
+  };
+}
+
+/**
+ * Stripe's deliveries done and Kassa's jobs run until `ready` holds and nothing is left to
+ * process (a generous bound: deliveries reach the loopback API on their own schedule).
+ */
+async function settle(biz: Biz, ready: () => Promise<boolean> = async () => true) {
+  for (let round = 0; round < 300; round++) {
     await providers!.emulator.idle();
     const ran = await runDueJobs(testDb(), { businessId: biz.business.id, ctx: defaultJobContext() });
-    if (!ran) break;
+    if (!ran && (await inbox(biz)).pending === 0 && (await ready())) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  throw new Error("the sandbox did not settle");
 }
 
 async function disputesOf(biz: Biz, query = "") {
   return api<DisputeList>("GET", `/disputes${query}`, { key: biz.secretKey });
 }
 
+/** Stripe's dispute events each card causes: created (and funds_withdrawn for a chargeback). */
+const disputeEventsOf: Record<string, number> = {
+  "4000000000000259": 2,
+  "4000000000002685": 2,
+  "4000000000001976": 1,
+};
+
 async function paidWith(biz: Biz, card: string) {
+  const before = (await inbox(biz)).disputeEvents;
   const { session_id } = await newSession(biz);
   const paid = await helperPay(biz, session_id, { card_number: card });
   expect(paid.body.status).toBe("succeeded");
-  await settle(biz);
+  const expected = disputeEventsOf[card] ?? 0;
+  await settle(biz, async () => (await inbox(biz)).disputeEvents >= before + expected);
   return session_id;
 }
 
@@ -110,7 +136,7 @@ describe("a chargeback larger than the balance, fought and won", () => {
       body: { seconds: 600 },
     });
     expect(advanced.status).toBe(200);
-    await settle(biz);
+    await settle(biz, async () => (await inbox(biz)).disputeEvents >= 5);
     const won = await api<DisputeView>("GET", `/disputes/${dispute!.id}`, { key: biz.secretKey });
     expect(won.body).toMatchObject({ status: "won", outcome: "won" });
     expect(await balanceOf(biz)).toBe(794 + 4000);
@@ -134,7 +160,7 @@ describe("lost, accepted, inquiries", () => {
       body: { evidence: { uncategorized_text: "losing_evidence" }, submit: true },
     });
     await api("POST", "/sandbox/clock/advance", { key: biz.secretKey, body: { seconds: 600 } });
-    await settle(biz);
+    await settle(biz, async () => (await disputesOf(biz, "?status=lost")).body.data.length === 1);
     const lost = await api<DisputeView>("GET", `/disputes/${dispute!.id}`, { key: biz.secretKey });
     expect(lost.body).toMatchObject({ status: "lost", outcome: "lost" });
     expect(await balanceOf(biz)).toBe(3 * 2397 - 4000);
@@ -177,7 +203,7 @@ describe("a dispute on a partially refunded payment", () => {
       (await paymentRow(sessionId))!.providerPaymentId!,
     );
     providers!.emulator.disputeCharge(key, String(intent.latest_charge));
-    await settle(biz);
+    await settle(biz, async () => (await inbox(biz)).disputeEvents >= 2);
     const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
     expect(dispute).toMatchObject({ amount: 1500, status: "needs_response" });
     expect(await balanceOf(biz)).toBe(0);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, payments, type ProviderEvent } from "@/db/schema";
+import { businesses, paymentAttempts, payments, type ProviderEvent } from "@/db/schema";
 import { stripeFor } from "@/lib/providers/provider-for";
 import { readStripeDispute } from "@/lib/providers/stripe/stripe-disputes";
 import { applyDisputeState } from "./apply-dispute-state";
@@ -11,10 +11,32 @@ const asObject = (value: unknown): Json | null =>
 const asString = (value: unknown): string | null =>
   typeof value === "string" && value.length <= 255 ? value : null;
 
+/** A dispute event that came before its payment was recorded: its job tries again in a moment. */
+export class DisputeBeforePaymentError extends Error {
+  override name = "DisputeBeforePaymentError";
+  readonly retryInMs = 2_000;
+}
+
 export const isDisputeEvent = (type: string) => type.startsWith("charge.dispute.");
 
-/** The payment a provider payment id belongs to, within the business. */
+/**
+ * The session a provider payment id belongs to, within the business: by its attempt (recorded
+ * when the PaymentIntent was created, so a dispute event that outruns the payment's settlement
+ * still finds it), else by the payment (a renewal's invoice PaymentIntent).
+ */
 async function paymentOf(db: Db, businessId: string, provider: string, providerPaymentId: string) {
+  const [attempt] = await db
+    .select({ sessionId: paymentAttempts.sessionId })
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.businessId, businessId),
+        eq(paymentAttempts.provider, provider),
+        eq(paymentAttempts.providerPaymentId, providerPaymentId),
+      ),
+    )
+    .limit(1);
+  if (attempt) return attempt;
   const [row] = await db
     .select({ sessionId: payments.sessionId })
     .from(payments)
@@ -43,7 +65,10 @@ export async function handleDisputeEvent(
   const intentId = asString(object?.payment_intent);
   if (!disputeId || !intentId) return { handled: false, note: "a dispute without a payment intent" };
   const payment = await paymentOf(db, event.businessId, event.provider, intentId);
-  if (!payment) return { handled: false, note: "no Kassa payment for this dispute" };
+  // Stripe disputes a test card's charge at once: its events can outrun the payment's recording.
+  // The job retries (with backoff) until the payment is there.
+  if (!payment)
+    throw new DisputeBeforePaymentError(`dispute ${disputeId}: its payment ${intentId} is not recorded yet`);
   const [business] = await db.select().from(businesses).where(eq(businesses.id, event.businessId)).limit(1);
   if (!business) return { handled: false, note: "unknown business" };
   const state = await readStripeDispute(await stripeFor(db, business), disputeId);

@@ -9,7 +9,11 @@ import { readProviderConfig } from "@/lib/providers/provider-config";
 import { sandboxWebhookSecret, verifySandboxSignature } from "@/lib/providers/sandbox/sandbox-signature";
 import { verifyStripeEvent } from "@/lib/providers/stripe/stripe-client";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
-import { handleDisputeEvent, isDisputeEvent } from "@/lib/disputes/handle-dispute-event";
+import {
+  DisputeBeforePaymentError,
+  handleDisputeEvent,
+  isDisputeEvent,
+} from "@/lib/disputes/handle-dispute-event";
 import { handleSubscriptionEvent, isSubscriptionEvent } from "@/lib/subscriptions/handle-subscription-event";
 import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
@@ -267,6 +271,8 @@ export const processProviderEventJob: JobHandler = async (db, job) => {
     const { note } = await processProviderEvent(db, String(job.payload.providerEventId ?? ""));
     return { status: "done", note };
   } catch (error) {
+    if (error instanceof DisputeBeforePaymentError)
+      return { status: "retry", at: new Date(Date.now() + error.retryInMs), note: error.message };
     // An external refund the balance cannot cover yet: try again later rather than give up.
     if (error instanceof InsufficientFundsError)
       return {

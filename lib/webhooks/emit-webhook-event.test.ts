@@ -164,11 +164,13 @@ describe("webhook payloads", () => {
       "incomplete",
       "subscription_payment_failed",
       "subscription_canceled",
+      "dispute_opened",
+      "dispute_closed",
     ] as const)
       expect(await emitWebhookEvent(testDb(), { business: plain.business, session, type })).toBeNull();
     expect(
       await emitWebhookEvent(testDb(), { business: plain.business, session, type: "succeeded" }),
     ).not.toBeNull();
-    expect(biz.business.webhookEvents).toHaveLength(8);
+    expect(biz.business.webhookEvents).toHaveLength(10);
   });
 });
