@@ -40,6 +40,7 @@ export const idPrefixes = {
   staffSession: "ses",
   invitation: "inv",
   payoutApproval: "apr",
+  dispute: "dsp",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

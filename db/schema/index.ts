@@ -19,3 +19,4 @@ export * from "./branding";
 export * from "./instances";
 export * from "./mail";
 export * from "./team";
+export * from "./disputes";

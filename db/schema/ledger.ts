@@ -10,6 +10,11 @@ export const ledgerAccountKinds = [
   /** Funds of one payout user held by its pending withdrawals (owner: the payout user). */
   "payout_hold",
   "external",
+  /**
+   * What the business owes after a withdrawal its balance could not cover (a dispute): kept at or
+   * below zero (minus the amount owed); credits to the business balance settle it first (decision 0046).
+   */
+  "amount_owed",
 ] as const;
 export type LedgerAccountKind = (typeof ledgerAccountKinds)[number];
 
@@ -32,8 +37,12 @@ export const ledgerAccounts = pgTable(
   },
   (t) => [
     uniqueIndex("ledger_accounts_owner_idx").on(t.businessId, t.kind, t.ownerId),
-    // The outside world is the only account that may go negative: money in is its debit.
-    check("ledger_accounts_balance_nonnegative", sql`${t.kind} = 'external' OR ${t.balance} >= 0`),
+    // The outside world may go negative (money in is its debit); what a business owes is negative
+    // by nature and never positive; every other account stays at or above zero.
+    check(
+      "ledger_accounts_balance_nonnegative",
+      sql`${t.kind} = 'external' OR (${t.kind} = 'amount_owed' AND ${t.balance} <= 0) OR (${t.kind} <> 'amount_owed' AND ${t.balance} >= 0)`,
+    ),
   ],
 );
 

@@ -19,6 +19,10 @@ export const webhookEventTypes = [
   "subscription_canceled",
   "refunded_again",
   "incomplete_again",
+  /** Opt-in: a payment was disputed (chargeback or inquiry). */
+  "dispute_opened",
+  /** Opt-in: a dispute ended (won, lost, or an inquiry closed). */
+  "dispute_closed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

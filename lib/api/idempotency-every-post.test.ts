@@ -54,6 +54,21 @@ async function paidSession(biz: CreatedBusiness, card = "4242424242424242") {
   return session_id;
 }
 
+/** A dispute opened by Stripe's 4000000000000259, once its events reached Kassa. */
+async function openedDispute() {
+  const biz = await secretBiz();
+  const sessionId = await paidSession(biz, "4000000000000259");
+  for (let i = 0; i < 200; i++) {
+    await runJobs(biz.business.id);
+    const listed = await api<{ data: { id: string }[] }>("GET", `/disputes?session_id=${sessionId}`, {
+      key: biz.secretKey,
+    });
+    if (listed.body.data[0]) return { biz, id: listed.body.data[0].id };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the dispute never reached Kassa");
+}
+
 async function subscription() {
   const biz = await secretBiz();
   const { sessionId } = await signUp(biz);
@@ -84,12 +99,22 @@ async function apiKeyId(biz: CreatedBusiness) {
 const cases: Record<string, () => Promise<Case>> = {
   "/session": async () => {
     const biz = await secretBiz();
-    return { path: "/session", key: biz.secretKey, body: sessionBody(), other: sessionBody({ amount: 3000 }) };
+    return {
+      path: "/session",
+      key: biz.secretKey,
+      body: sessionBody(),
+      other: sessionBody({ amount: 3000 }),
+    };
   },
   "/payments/:session_id/refund": async () => {
     const biz = await secretBiz();
     const id = await paidSession(biz);
-    return { path: `/payments/${id}/refund`, key: biz.secretKey, body: { amount: 100 }, other: { amount: 200 } };
+    return {
+      path: `/payments/${id}/refund`,
+      key: biz.secretKey,
+      body: { amount: 100 },
+      other: { amount: 200 },
+    };
   },
   "/payments/:session_id/review": async () => {
     const biz = await secretBiz();
@@ -116,10 +141,28 @@ const cases: Record<string, () => Promise<Case>> = {
     expect(scheduled.status).toBe(200);
     return { path: `/subscriptions/${id}/resume`, key: biz.secretKey, body: {}, other: { note: "again" } };
   },
+  "/disputes/:dispute_id/evidence": async () => {
+    const { biz, id } = await openedDispute();
+    return {
+      path: `/disputes/${id}/evidence`,
+      key: biz.secretKey,
+      body: { evidence: { customer_name: "Ada" } },
+      other: { evidence: { customer_name: "Grace" } },
+    };
+  },
+  "/disputes/:dispute_id/accept": async () => {
+    const { biz, id } = await openedDispute();
+    return { path: `/disputes/${id}/accept`, key: biz.secretKey, body: {}, other: { note: "again" } };
+  },
   "/payout/create": async () => {
     const biz = await payoutBusiness(10_000);
     const email = `every-${++counter}@example.com`;
-    return { path: "/payout/create", key: biz.secretKey, body: { email, amount: 100 }, other: { email, amount: 101 } };
+    return {
+      path: "/payout/create",
+      key: biz.secretKey,
+      body: { email, amount: 100 },
+      other: { email, amount: 101 },
+    };
   },
   "/payout/operations": async () => {
     const biz = await payoutBusiness(10_000);
@@ -240,11 +283,21 @@ const cases: Record<string, () => Promise<Case>> = {
   },
   "/sandbox/payout-balance": async () => {
     const biz = await secretBiz();
-    return { path: "/sandbox/payout-balance", key: biz.secretKey, body: { amount: 100 }, other: { amount: 101 } };
+    return {
+      path: "/sandbox/payout-balance",
+      key: biz.secretKey,
+      body: { amount: 100 },
+      other: { amount: 101 },
+    };
   },
   "/sandbox/clock/advance": async () => {
     const biz = await secretBiz();
-    return { path: "/sandbox/clock/advance", key: biz.secretKey, body: { seconds: 60 }, other: { seconds: 61 } };
+    return {
+      path: "/sandbox/clock/advance",
+      key: biz.secretKey,
+      body: { seconds: 60 },
+      other: { seconds: 61 },
+    };
   },
   "/sandbox/sessions/:session_id/pay": async () => {
     const biz = await secretBiz();
@@ -259,7 +312,12 @@ const cases: Record<string, () => Promise<Case>> = {
   "/checkout/sessions/:session_id/pay": async () => {
     const biz = await secretBiz();
     const { session_id } = await newSession(biz);
-    const card = { number: "4242424242424242", expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: "123" };
+    const card = {
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: new Date().getFullYear() + 1,
+      cvc: "123",
+    };
     const customerDetails = {
       name: "Ada Lovelace",
       email: "ada@example.com",
@@ -282,25 +340,30 @@ describe("Idempotency-Key on every POST of the route table", () => {
     expect(posts.filter((p) => providerCallbacks.includes(p)).sort()).toEqual([...providerCallbacks].sort());
   });
 
-  it.each(Object.keys(cases))("POST %s replays the same key and body, and answers 409 to another body", async (pattern) => {
-    const c = await cases[pattern]!();
-    const headers = { ...c.headers, "Idempotency-Key": freshKey() };
-    const send = (body: unknown) => api<Record<string, unknown>>("POST", c.path, { key: c.key, body, headers });
-    const first = await send(c.body);
-    const context = `${first.status} ${JSON.stringify(first.body)}`;
-    if (c.refusal) expect(first.status, context).toBe(c.refusal);
-    else expect(first.status, context).toBeLessThan(300);
-    expect(first.headers.get("idempotent-replayed")).toBeNull();
+  it.each(Object.keys(cases))(
+    "POST %s replays the same key and body, and answers 409 to another body",
+    async (pattern) => {
+      const c = await cases[pattern]!();
+      const headers = { ...c.headers, "Idempotency-Key": freshKey() };
+      const send = (body: unknown) =>
+        api<Record<string, unknown>>("POST", c.path, { key: c.key, body, headers });
+      const first = await send(c.body);
+      const context = `${first.status} ${JSON.stringify(first.body)}`;
+      if (c.refusal) expect(first.status, context).toBe(c.refusal);
+      else expect(first.status, context).toBeLessThan(300);
+      expect(first.headers.get("idempotent-replayed")).toBeNull();
 
-    const again = await send(c.body);
-    expect(again.status).toBe(first.status);
-    expect(again.body).toEqual(first.body);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
+      const again = await send(c.body);
+      expect(again.status).toBe(first.status);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
 
-    const other = await send(c.other);
-    expect(other.status, JSON.stringify(other.body)).toBe(409);
-    expect(other.body).toEqual({ error: "idempotency_key_reused", message: expect.any(String) });
-  }, 60_000);
+      const other = await send(c.other);
+      expect(other.status, JSON.stringify(other.body)).toBe(409);
+      expect(other.body).toEqual({ error: "idempotency_key_reused", message: expect.any(String) });
+    },
+    60_000,
+  );
 });
 
 describe("a cancel-now retried with its Idempotency-Key", () => {
@@ -327,7 +390,11 @@ describe("a cancel-now retried with its Idempotency-Key", () => {
   it("cancels once for concurrent retries: the later one waits for the first and replays it", async () => {
     const { biz, id } = await subscription();
     const key = freshKey();
-    const answers = await Promise.all([cancelNow(biz, id, key), cancelNow(biz, id, key), cancelNow(biz, id, key)]);
+    const answers = await Promise.all([
+      cancelNow(biz, id, key),
+      cancelNow(biz, id, key),
+      cancelNow(biz, id, key),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers[1]!.body).toEqual(answers[0]!.body);
     expect(answers[2]!.body).toEqual(answers[0]!.body);

@@ -3,6 +3,7 @@ import { json } from "@/lib/http/respond";
 import { isSafeText } from "@/lib/http/validation";
 import { observeHttpRequest, unmatchedRoute } from "@/lib/metrics/http-metrics";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
+import { getDisputeHandler, getDisputes, postDisputeAccept, postDisputeEvidence } from "./disputes";
 import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
 import { getBalance, getPaymentHandler, getPaymentMethods } from "./payments";
 import { getPaymentRedirect } from "./payment-redirect";
@@ -77,13 +78,21 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/subscriptions/:subscription_id", handler: getSubscriptionHandler },
   { method: "POST", pattern: "/subscriptions/:subscription_id/cancel", handler: postSubscriptionCancel },
   { method: "POST", pattern: "/subscriptions/:subscription_id/resume", handler: postSubscriptionResume },
+  { method: "GET", pattern: "/disputes", handler: getDisputes },
+  { method: "GET", pattern: "/disputes/:dispute_id", handler: getDisputeHandler },
+  { method: "POST", pattern: "/disputes/:dispute_id/evidence", handler: postDisputeEvidence },
+  { method: "POST", pattern: "/disputes/:dispute_id/accept", handler: postDisputeAccept },
   { method: "POST", pattern: "/payout/create", handler: postPayoutCreate },
   { method: "GET", pattern: "/payout/operations", handler: getPayoutOperations },
   { method: "POST", pattern: "/payout/operations", handler: postPayoutOperations },
   { method: "GET", pattern: "/payout/operations/history", handler: getPayoutOperationsHistory },
   { method: "GET", pattern: "/payout/operations/withdrawals", handler: getPayoutOperationsWithdrawals },
   { method: "POST", pattern: "/payout/operations/withdrawals", handler: postPayoutOperationsWithdrawals },
-  { method: "GET", pattern: "/payout/operations/withdrawals/:withdrawal_id", handler: getPayoutOperationsWithdrawal },
+  {
+    method: "GET",
+    pattern: "/payout/operations/withdrawals/:withdrawal_id",
+    handler: getPayoutOperationsWithdrawal,
+  },
   {
     method: "POST",
     pattern: "/payout/operations/withdrawals/:withdrawal_id/cancel",
@@ -97,8 +106,16 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/payout/users/:user/rotate-hash", handler: postPayoutUserRotateHash },
   { method: "GET", pattern: "/payout/withdrawals", handler: getPayoutWithdrawals },
   { method: "GET", pattern: "/payout/withdrawals/:withdrawal_id", handler: getPayoutWithdrawal },
-  { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/complete", handler: postPayoutWithdrawalComplete },
-  { method: "POST", pattern: "/payout/withdrawals/:withdrawal_id/reject", handler: postPayoutWithdrawalReject },
+  {
+    method: "POST",
+    pattern: "/payout/withdrawals/:withdrawal_id/complete",
+    handler: postPayoutWithdrawalComplete,
+  },
+  {
+    method: "POST",
+    pattern: "/payout/withdrawals/:withdrawal_id/reject",
+    handler: postPayoutWithdrawalReject,
+  },
   { method: "GET", pattern: "/api-keys", handler: getApiKeys },
   { method: "POST", pattern: "/api-keys", handler: postApiKey },
   { method: "POST", pattern: "/api-keys/:id/roll", handler: postApiKeyRoll },
@@ -240,7 +257,10 @@ export function createRouter(table: readonly Route[]) {
       return { response: preflight(corsMethods), route: matchedPattern! };
     return matchedPattern
       ? {
-          response: json(405, { error: "method_not_allowed", message: `${request.method} is not allowed here` }),
+          response: json(405, {
+            error: "method_not_allowed",
+            message: `${request.method} is not allowed here`,
+          }),
           route: matchedPattern,
         }
       : { response: json(404, { error: "not_found", message: "No such endpoint" }), route: unmatchedRoute };

@@ -7,6 +7,7 @@ import { defaultJobContext, type JobContext } from "@/lib/job-context";
 import { localExecutorContext } from "@/lib/jobs/local-executors";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { log } from "@/lib/log";
+import { advanceSandboxDisputes } from "@/lib/providers/stripe/advance-sandbox-disputes";
 import { advanceSandboxTestClock } from "@/lib/providers/stripe/advance-sandbox-test-clock";
 
 /** Upper bound of one advance: 5 years. */
@@ -35,6 +36,7 @@ export async function advanceSandboxClock(
   if (!current) throw new UnauthorizedError("clock advance on a missing or live business");
   const target = new Date(businessNow(current).getTime() + ms);
   await moveTestClock(db, business, target);
+  await advanceSandboxDisputes(business, seconds);
   const offset = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(businesses)
@@ -51,11 +53,18 @@ export async function advanceSandboxClock(
   // Another advance ran at the same time: the test clock catches up with the sum of both (a
   // failure here is left to the next advance, whose target is absolute).
   if (offset !== current.clockOffsetMs + ms)
-    await advanceSandboxTestClock(db, business, businessNow({ clockOffsetMs: offset })).catch((error: unknown) =>
-      log.error("sandbox clock: the Stripe test clock did not catch up", { businessId: business.id, error }),
+    await advanceSandboxTestClock(db, business, businessNow({ clockOffsetMs: offset })).catch(
+      (error: unknown) =>
+        log.error("sandbox clock: the Stripe test clock did not catch up", {
+          businessId: business.id,
+          error,
+        }),
     );
   const jobsRun = await runDueJobs(db, { businessId: business.id, ctx });
-  return { now: offset === current.clockOffsetMs + ms ? target : businessNow({ clockOffsetMs: offset }), jobsRun };
+  return {
+    now: offset === current.clockOffsetMs + ms ? target : businessNow({ clockOffsetMs: offset }),
+    jobsRun,
+  };
 }
 
 /** The business's Stripe test clock to `to`, or a 502 saying the sandbox clock did not move. */

@@ -32,7 +32,13 @@ describe("GET /balance", () => {
         .where(and(eq(ledgerAccounts.businessId, biz.business.id), eq(ledgerAccounts.kind, kind)));
     await set("business_balance", 123_456);
     await set("payout_balance", 7_890);
-    expect((await api("GET", "/balance", { key: biz.secretKey })).body).toEqual({ balance: 123_456, payout_balance: 7_890 });
-    expect((await api("GET", "/balance", { key: other.secretKey })).body).toEqual({ balance: 0, payout_balance: 0 });
+    expect((await api("GET", "/balance", { key: biz.secretKey })).body).toEqual({
+      balance: 123_456,
+      payout_balance: 7_890,
+    });
+    expect((await api("GET", "/balance", { key: other.secretKey })).body).toEqual({
+      balance: 0,
+      payout_balance: 0,
+    });
   });
 });

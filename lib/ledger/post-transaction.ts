@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, type LedgerAccountKind } from "@/db/schema";
 import { InsufficientFundsError } from "@/lib/errors";
@@ -48,11 +48,55 @@ function checkEntries(input: PostTransactionInput): void {
 
 const accountKey = (ref: LedgerAccountRef) => `${ref.kind}\u0000${ref.ownerId ?? ""}`;
 
+/** Cents the business owes (a positive number), locking its `amount_owed` account; 0 without one. */
+async function lockAmountOwed(tx: Db, businessId: string): Promise<number> {
+  const [row] = await tx
+    .select({ balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.businessId, businessId),
+        eq(ledgerAccounts.kind, "amount_owed"),
+        eq(ledgerAccounts.ownerId, ""),
+      ),
+    )
+    .for("update");
+  return row ? -Number(row.balance) : 0;
+}
+
+/**
+ * Credits settle what the business owes first (decision 0046): when a transaction credits the
+ * business balance while an amount is owed, the part that pays it off goes to `amount_owed`.
+ */
+async function settleOwedFirst(tx: Db, input: PostTransactionInput): Promise<LedgerEntryInput[]> {
+  const credit = input.entries
+    .filter((entry) => entry.account.kind === "business_balance")
+    .reduce((sum, entry) => sum + entry.amount, 0);
+  if (credit <= 0 || input.entries.some((entry) => entry.account.kind === "amount_owed"))
+    return input.entries;
+  const owed = await lockAmountOwed(tx, input.businessId);
+  const settled = Math.min(credit, owed);
+  if (settled <= 0) return input.entries;
+  return [
+    ...input.entries,
+    { account: { kind: "business_balance" }, amount: -settled },
+    { account: { kind: "amount_owed" }, amount: settled },
+  ];
+}
+
+/** The condition a new balance must meet: none for `external`, at most zero for `amount_owed`, else at least zero. */
+function balanceCondition(kind: LedgerAccountKind, amount: number) {
+  if (kind === "external") return sql`TRUE`;
+  if (kind === "amount_owed") return sql`${ledgerAccounts.balance} + ${amount} <= 0`;
+  return sql`${ledgerAccounts.balance} + ${amount} >= 0`;
+}
+
 /**
  * The only way a balance changes. Appends one ledger transaction whose entries sum to zero and
  * moves each touched account's cached balance by a conditional UPDATE in the same database
  * transaction: a debit that would take a non-external account below zero matches no row and
- * raises InsufficientFundsError (the CHECK on ledger_accounts backs this up).
+ * raises InsufficientFundsError (the CHECK on ledger_accounts backs this up). A credit to the
+ * business balance first settles what the business owes (settleOwedFirst).
  *
  * Given a transaction it runs in a savepoint, so a failure leaves the caller's transaction as it
  * was (no half-applied entries even when the caller catches the error). Accounts are updated in
@@ -60,16 +104,16 @@ const accountKey = (ref: LedgerAccountRef) => `${ref.kind}\u0000${ref.ownerId ??
  */
 export async function postTransaction(db: Db, input: PostTransactionInput): Promise<PostedTransaction> {
   checkEntries(input);
-  const net = new Map<string, { ref: LedgerAccountRef; amount: number }>();
-  for (const entry of input.entries) {
-    const key = accountKey(entry.account);
-    const current = net.get(key);
-    if (current) current.amount += entry.amount;
-    else net.set(key, { ref: entry.account, amount: entry.amount });
-  }
-  const ordered = [...net.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-
   return db.transaction(async (tx) => {
+    const entries = await settleOwedFirst(tx, input);
+    const net = new Map<string, { ref: LedgerAccountRef; amount: number }>();
+    for (const entry of entries) {
+      const key = accountKey(entry.account);
+      const current = net.get(key);
+      if (current) current.amount += entry.amount;
+      else net.set(key, { ref: entry.account, amount: entry.amount });
+    }
+    const ordered = [...net.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const accounts: PostedTransaction["accounts"] = [];
     const ids = new Map<string, string>();
     for (const [key, { ref, amount }] of ordered) {
@@ -82,12 +126,7 @@ export async function postTransaction(db: Db, input: PostTransactionInput): Prom
       const [row] = await tx
         .update(ledgerAccounts)
         .set({ balance: sql`${ledgerAccounts.balance} + ${amount}` })
-        .where(
-          and(
-            where,
-            or(eq(ledgerAccounts.kind, "external"), sql`${ledgerAccounts.balance} + ${amount} >= 0`),
-          ),
-        )
+        .where(and(where, balanceCondition(ref.kind, amount)))
         .returning({ id: ledgerAccounts.id, balance: ledgerAccounts.balance });
       if (!row) {
         const [exists] = await tx
@@ -102,28 +141,7 @@ export async function postTransaction(db: Db, input: PostTransactionInput): Prom
       ids.set(key, row.id);
       accounts.push({ id: row.id, kind: ref.kind, ownerId, balance: Number(row.balance) });
     }
-
-    const transactionId = newId("ledgerTransaction");
-    // Stamped on the business's clock: a sandbox business's clock may be ahead of real time.
-    const [posted] = await tx
-      .insert(ledgerTransactions)
-      .values({
-        id: transactionId,
-        businessId: input.businessId,
-        kind: input.kind,
-        reference: input.reference ?? null,
-        createdAt: businessNowSql(input.businessId),
-      })
-      .returning({ createdAt: ledgerTransactions.createdAt });
-    await tx.insert(ledgerEntries).values(
-      input.entries.map((entry) => ({
-        id: newId("ledgerEntry"),
-        transactionId,
-        accountId: ids.get(accountKey(entry.account))!,
-        amount: entry.amount,
-        createdAt: posted!.createdAt,
-      })),
-    );
+    const transactionId = await appendEntries(tx, input, entries, ids);
     return {
       transactionId,
       accounts,
@@ -135,4 +153,34 @@ export async function postTransaction(db: Db, input: PostTransactionInput): Prom
       },
     };
   });
+}
+
+async function appendEntries(
+  tx: Db,
+  input: PostTransactionInput,
+  entries: LedgerEntryInput[],
+  ids: Map<string, string>,
+): Promise<string> {
+  const transactionId = newId("ledgerTransaction");
+  // Stamped on the business's clock: a sandbox business's clock may be ahead of real time.
+  const [posted] = await tx
+    .insert(ledgerTransactions)
+    .values({
+      id: transactionId,
+      businessId: input.businessId,
+      kind: input.kind,
+      reference: input.reference ?? null,
+      createdAt: businessNowSql(input.businessId),
+    })
+    .returning({ createdAt: ledgerTransactions.createdAt });
+  await tx.insert(ledgerEntries).values(
+    entries.map((entry) => ({
+      id: newId("ledgerEntry"),
+      transactionId,
+      accountId: ids.get(accountKey(entry.account))!,
+      amount: entry.amount,
+      createdAt: posted!.createdAt,
+    })),
+  );
+  return transactionId;
 }

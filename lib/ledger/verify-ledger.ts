@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
+import { type DisputeLedgerProblem, disputeLedgerProblems } from "@/lib/disputes/dispute-ledger-problems";
 import { payoutLedgerProblems, type PayoutLedgerProblem } from "@/lib/payouts/payout-ledger-problems";
 
 export type LedgerProblem =
@@ -34,7 +35,8 @@ export type LedgerProblem =
       entry_id: string;
       account_id: string;
     }
-  | PayoutLedgerProblem;
+  | PayoutLedgerProblem
+  | DisputeLedgerProblem;
 
 export type LedgerReport = {
   ok: boolean;
@@ -51,8 +53,8 @@ const num = (v: unknown) => Number(v);
 /**
  * Checks every ledger invariant, on one consistent snapshot (repeatable read, read only):
  * each transaction has at least two entries that sum to zero; each cached balance equals the sum
- * of its entries; no account but `external` is negative; entries only touch accounts of their
- * transaction's business; and the payout domain agrees with the ledger. Reports, never repairs.
+ * of its entries; no account but `external` and `amount_owed` is negative; entries only touch accounts of their
+ * transaction's business; the payout domain and disputes (what is owed) agree with the ledger. Reports, never repairs.
  */
 export async function verifyLedger(db: Db, options: { businessId?: string } = {}): Promise<LedgerReport> {
   const businessId = options.businessId ?? null;
@@ -117,7 +119,7 @@ export async function verifyLedger(db: Db, options: { businessId?: string } = {}
         tx,
         sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance
             FROM ledger_accounts a
-            WHERE ${scoped(sql`a.business_id`)} AND a.kind <> 'external' AND a.balance < 0
+            WHERE ${scoped(sql`a.business_id`)} AND a.kind NOT IN ('external', 'amount_owed') AND a.balance < 0
             ORDER BY a.id LIMIT ${maxListed}`,
       );
       for (const r of negative)
@@ -154,6 +156,7 @@ export async function verifyLedger(db: Db, options: { businessId?: string } = {}
         });
 
       problems.push(...(await payoutLedgerProblems(tx, { businessId, limit: maxListed })));
+      problems.push(...(await disputeLedgerProblems(tx, { businessId, limit: maxListed })));
 
       const [counts] = await queryRows<{ transactions: unknown; entries: unknown; accounts: unknown }>(
         tx,

@@ -14,6 +14,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { baseUrl } from "@/lib/env";
 import { errorResponses, registerCommon } from "./common";
 import { registerCheckout } from "./paths/checkout";
+import { registerDisputes } from "./paths/disputes";
 import { registerApiKeys } from "./paths/api-keys";
 import { registerHealth } from "./paths/health";
 import { registerMeta } from "./paths/meta";
@@ -33,6 +34,7 @@ const areas: RegisterArea[] = [
   registerSessions,
   registerPayments,
   registerSubscriptions,
+  registerDisputes,
   registerCheckout,
   registerPayouts,
   registerWebhookOperations,

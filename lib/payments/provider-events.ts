@@ -9,6 +9,11 @@ import { readProviderConfig } from "@/lib/providers/provider-config";
 import { sandboxWebhookSecret, verifySandboxSignature } from "@/lib/providers/sandbox/sandbox-signature";
 import { verifyStripeEvent } from "@/lib/providers/stripe/stripe-client";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
+import {
+  DisputeBeforePaymentError,
+  handleDisputeEvent,
+  isDisputeEvent,
+} from "@/lib/disputes/handle-dispute-event";
 import { handleSubscriptionEvent, isSubscriptionEvent } from "@/lib/subscriptions/handle-subscription-event";
 import { findAttempt, findAttemptByProviderPayment } from "./payment-records";
 import { refreshAttempt } from "./refresh-payment";
@@ -225,6 +230,7 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
       return { handled: true, note: `refund ${refund.id}: ${synced.status}` };
     }
     if (isSubscriptionEvent(event.type)) return handleSubscriptionEvent(db, event);
+    if (isDisputeEvent(event.type)) return handleDisputeEvent(db, event);
     return { handled: false, note: `${event.type}: stored, not handled` };
   }
   if (event.provider === "sandbox") {
@@ -266,6 +272,8 @@ export const processProviderEventJob: JobHandler = async (db, job) => {
     const { note } = await processProviderEvent(db, String(job.payload.providerEventId ?? ""));
     return { status: "done", note };
   } catch (error) {
+    if (error instanceof DisputeBeforePaymentError)
+      return { status: "retry", at: new Date(Date.now() + error.retryInMs), note: error.message };
     // An external refund the balance cannot cover yet: try again later rather than give up.
     if (error instanceof InsufficientFundsError)
       return {

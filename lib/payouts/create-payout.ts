@@ -10,6 +10,7 @@ import {
 } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { openAccounts } from "@/lib/ledger/open-accounts";
+import { refuseWhileOwed } from "@/lib/ledger/amount-owed";
 import { postTransaction } from "@/lib/ledger/post-transaction";
 import { normalizeEmail, type CreatePayoutInput } from "./payout-input";
 import { newPayoutHash, payoutHashDigest } from "./payout-hash";
@@ -40,6 +41,7 @@ export async function createPayout(
   if (!business.payoutsEnabled) throw new PayoutsDisabledError("payouts are disabled for this business");
   const emailNormalized = normalizeEmail(input.email);
   return db.transaction(async (tx) => {
+    await refuseWhileOwed(tx, business.id);
     const fresh = newPayoutHash();
     // A concurrent creation of the same new e-mail waits here on the unique index, then finds the row.
     const [inserted] = await tx

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { jobs, payments, webhookEvents } from "@/db/schema";
+import { jobs, payments, webhookEvents, webhookEventTypes } from "@/db/schema";
 import { testDb } from "@/test/helpers";
 import { buildWebhookPayload, emitWebhookEvent } from "./emit-webhook-event";
 import { cardPayment, createSessionRow, createWebhookBusiness } from "./testing/fixtures";
@@ -166,12 +166,14 @@ describe("webhook payloads", () => {
       "subscription_canceled",
       "refunded_again",
       "incomplete_again",
+      "dispute_opened",
+      "dispute_closed",
     ] as const)
       expect(await emitWebhookEvent(testDb(), { business: plain.business, session, type })).toBeNull();
     expect(
       await emitWebhookEvent(testDb(), { business: plain.business, session, type: "succeeded" }),
     ).not.toBeNull();
-    expect(biz.business.webhookEvents).toHaveLength(10);
+    expect(biz.business.webhookEvents).toHaveLength(webhookEventTypes.length);
   });
 });
 

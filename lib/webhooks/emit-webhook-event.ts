@@ -14,6 +14,7 @@ import { businessNowSql } from "@/lib/clock";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { isoMicros } from "@/lib/time";
 import { webhookDeliveryOptions } from "./delivery-options";
+import type { DisputeView } from "@/lib/disputes/dispute-schemas";
 import type { WebhookCustomer, WebhookPayload } from "./webhook-payload-schema";
 
 /** The interface's webhook payload, in its order (schema: ./webhook-payload-schema.ts). */
@@ -41,6 +42,8 @@ export type EmitWebhookEventInput = {
   failureReason?: string;
   /** `refunded` (and `refunded_again`) only: the refund this event announces, and the payment's succeeded refunds so far. */
   refund?: { id: string; amount: number; amountRefunded: number };
+  /** `dispute_opened` and `dispute_closed` only: the Dispute object. */
+  dispute?: DisputeView;
   /** Overrides the session's order_id (rarely needed: renewal sessions carry `{order_id}-{cycle}`). */
   orderId?: string;
   /** Makes emission idempotent per business: a second event with the same key is not written. */
@@ -111,6 +114,7 @@ export function buildWebhookPayload(input: EmitWebhookEventInput): WebhookPayloa
       amount: input.refund.amount,
       amount_refunded: input.refund.amountRefunded,
     };
+  if (input.dispute) payload.dispute = input.dispute;
   return payload;
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { webhookEventTypes } from "@/db/schema";
+import { DisputeSchema } from "@/lib/disputes/dispute-schemas";
 import { SessionItemSchema } from "@/lib/payments/payment-schemas";
 
 /**
@@ -65,6 +66,10 @@ export const WebhookPayloadSchema = z
         description:
           "Only on `refunded` and `refunded_again` (Kassa's addition): a later refund of an order comes as `refunded_again`; tell those apart by refund.id.",
       }),
+    dispute: DisputeSchema.optional().meta({
+      description:
+        "Only on `dispute_opened` and `dispute_closed` (Kassa's addition): the Dispute, `outcome` set when closed.",
+    }),
     test: z
       .literal(true)
       .optional()

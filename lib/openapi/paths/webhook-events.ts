@@ -52,6 +52,16 @@ const events: Record<WebhookEventType, { summary: string; description: string }>
     description:
       "Kassa's addition, opt-in. Same payload as `incomplete`, with the new `amount_remaining`; do not fulfil until `succeeded`. Decision 0042.",
   },
+  dispute_opened: {
+    summary: "A payment was disputed",
+    description:
+      "Opt-in. The cardholder disputed the payment (a chargeback, or an inquiry: `dispute.status` `warning_needs_response`). Carries `dispute` (the Dispute object): answer with POST /disputes/{id}/evidence or /accept before `dispute.evidence_due_by`. For a chargeback the disputed amount and the dispute fee have left the balance. Once per dispute.",
+  },
+  dispute_closed: {
+    summary: "A dispute ended",
+    description:
+      "Opt-in. Carries `dispute` with its final `status` (`won`, `lost`, `warning_closed`) and `outcome` (`won` or `lost`). Won: the amount and the fee are back in the balance. Once per dispute.",
+  },
 };
 
 /**

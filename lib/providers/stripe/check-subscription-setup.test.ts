@@ -1,7 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { businessProviders } from "@/db/schema";
-import { NoSubscriptionMethodError, ProviderUnavailableError, SubscriptionSetupIncompleteError } from "@/lib/errors";
+import {
+  NoSubscriptionMethodError,
+  ProviderUnavailableError,
+  SubscriptionSetupIncompleteError,
+} from "@/lib/errors";
 import { errorResponse } from "@/lib/http/respond";
 import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { newSecretKey, sdkFor } from "@kassa/stripe-emulator/testing";
@@ -31,7 +35,12 @@ async function connectedLive(options: { restricted?: boolean } = {}) {
     );
     return { biz, key, restricted, stripe, endpointId: made.id };
   }
-  const connected = await connectStripe(testDb(), biz.business.id, { secretKey: key }, { api: emulator.stripeConfig });
+  const connected = await connectStripe(
+    testDb(),
+    biz.business.id,
+    { secretKey: key },
+    { api: emulator.stripeConfig },
+  );
   return { biz, key, restricted: null, stripe, endpointId: connected.webhookEndpoint!.id };
 }
 
@@ -63,20 +72,29 @@ describe("checkSubscriptionSetup", () => {
   it("passes with Kassa's endpoint, then answers from the cache for up to an hour without asking Stripe", async () => {
     const { biz, key } = await connectedLive();
     expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
-    expect(await cacheRow(biz.business.id)).toMatchObject({ setupCheck: "passed", setupCheckedAt: expect.any(String) });
+    expect(await cacheRow(biz.business.id)).toMatchObject({
+      setupCheck: "passed",
+      setupCheckedAt: expect.any(String),
+    });
 
     const emulator = providers.current().emulator;
     emulator.setUnreachable(true, key);
     try {
       await ageCache(biz.business.id, 3500);
-      expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: true });
+      expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({
+        status: "passed",
+        cached: true,
+      });
       // Past the hour the cache is not trusted: Stripe is asked again (and is unreachable now).
       await ageCache(biz.business.id, 3700);
       const error = await rejection(checkSubscriptionSetup(testDb(), biz.business));
       expect(error).toBeInstanceOf(ProviderUnavailableError);
       const response = errorResponse(error)!;
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ error: "provider_unavailable", message: expect.stringContaining("Stripe") });
+      expect(await response.json()).toEqual({
+        error: "provider_unavailable",
+        message: expect.stringContaining("Stripe"),
+      });
     } finally {
       emulator.setUnreachable(false, key);
     }
@@ -113,13 +131,20 @@ describe("checkSubscriptionSetup", () => {
       enabled_events: ["payment_intent.succeeded", "invoice.paid", "customer.subscription.updated"],
     });
     await expect(checkSubscriptionSetup(testDb(), biz.business)).rejects.toMatchObject({
-      missingEvents: ["invoice.payment_failed", "invoice.payment_action_required", "customer.subscription.deleted"],
+      missingEvents: [
+        "invoice.payment_failed",
+        "invoice.payment_action_required",
+        "customer.subscription.deleted",
+      ],
     });
   });
 
   it("a key that may not read endpoints skips the check (cached too)", async () => {
     const { biz } = await connectedLive({ restricted: true });
-    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "skipped", cached: false });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({
+      status: "skipped",
+      cached: false,
+    });
     expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "skipped", cached: true });
   });
 
@@ -137,18 +162,26 @@ describe("checkSubscriptionSetup", () => {
       { api: emulator.stripeConfig },
     );
     expect(await cacheRow(biz.business.id)).toEqual({ setupCheck: null, setupCheckedAt: null });
-    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "skipped", cached: false });
+    expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({
+      status: "skipped",
+      cached: false,
+    });
   });
 
   it("a live business without Stripe connected has no subscription method", async () => {
     const biz = await paymentsBusiness({ mode: "live" });
-    await expect(checkSubscriptionSetup(testDb(), biz.business)).rejects.toBeInstanceOf(NoSubscriptionMethodError);
+    await expect(checkSubscriptionSetup(testDb(), biz.business)).rejects.toBeInstanceOf(
+      NoSubscriptionMethodError,
+    );
   });
 
   it("a sandbox business just created passes: its emulator account has Kassa's endpoint", async () => {
     const biz = await paymentsBusiness();
     expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
-    const endpoints = await sdkFor(providers.current().emulator, sandboxStripeKey(biz.business.id)).webhookEndpoints.list();
+    const endpoints = await sdkFor(
+      providers.current().emulator,
+      sandboxStripeKey(biz.business.id),
+    ).webhookEndpoints.list();
     expect(endpoints.data).toHaveLength(1);
     expect(endpoints.data[0]).toMatchObject({ url, status: "enabled" });
   });

@@ -56,9 +56,10 @@ export async function checkSubscriptionSetup(
     );
     const missing = endpoints
       .map((endpoint) => eventsMissingFrom(endpoint, stripeSubscriptionEvents))
-      .reduce<string[]>((fewest, events) => (events.length < fewest.length ? events : fewest), [
-        ...stripeSubscriptionEvents,
-      ]);
+      .reduce<string[]>(
+        (fewest, events) => (events.length < fewest.length ? events : fewest),
+        [...stripeSubscriptionEvents],
+      );
     if (missing.length) throw new SubscriptionSetupIncompleteError(missing);
   } catch (error) {
     if (error instanceof SubscriptionSetupIncompleteError) throw error;

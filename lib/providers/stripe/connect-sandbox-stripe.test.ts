@@ -25,25 +25,39 @@ describe("sandbox businesses and their emulator account", () => {
 
     const { emulator } = await startSandboxProviders({ webhookRetryDelaysMs: [] });
     // The setup check of its first subscription session connects it (through stripeFor).
-    expect(await checkSubscriptionSetup(testDb(), early.business)).toEqual({ status: "passed", cached: false });
+    expect(await checkSubscriptionSetup(testDb(), early.business)).toEqual({
+      status: "passed",
+      cached: false,
+    });
     const stored = await config(early.business.id);
     expect(stored.config).toMatchObject({
       webhookSecret: expect.stringMatching(/^whsec_/),
       webhookEndpointId: expect.stringMatching(/^we_/),
       emulatorUrl: emulator.url,
     });
-    const endpoints = (await sdkFor(emulator, sandboxStripeKey(early.business.id)).webhookEndpoints.list()).data;
+    const endpoints = (await sdkFor(emulator, sandboxStripeKey(early.business.id)).webhookEndpoints.list())
+      .data;
     expect(endpoints.map((e) => e.id)).toEqual([stored.config.webhookEndpointId]);
 
     const later = await paymentsBusiness();
     const right = await config(later.business.id);
-    expect(right.config).toMatchObject({ webhookSecret: expect.stringMatching(/^whsec_/), emulatorUrl: emulator.url });
-    const laterEndpoints = (await sdkFor(emulator, sandboxStripeKey(later.business.id)).webhookEndpoints.list()).data;
+    expect(right.config).toMatchObject({
+      webhookSecret: expect.stringMatching(/^whsec_/),
+      emulatorUrl: emulator.url,
+    });
+    const laterEndpoints = (
+      await sdkFor(emulator, sandboxStripeKey(later.business.id)).webhookEndpoints.list()
+    ).data;
     expect(laterEndpoints).toHaveLength(1);
-    expect(laterEndpoints[0]!.enabled_events).toEqual(expect.arrayContaining(["invoice.paid", "customer.subscription.deleted"]));
+    expect(laterEndpoints[0]!.enabled_events).toEqual(
+      expect.arrayContaining(["invoice.paid", "customer.subscription.deleted"]),
+    );
     // And it sells at once.
     expect(await newSession(later)).toMatchObject({ session_id: expect.any(String) });
-    expect(await checkSubscriptionSetup(testDb(), later.business)).toEqual({ status: "passed", cached: false });
+    expect(await checkSubscriptionSetup(testDb(), later.business)).toEqual({
+      status: "passed",
+      cached: false,
+    });
   });
 
   it("connecting again is idempotent and does nothing for live businesses", async () => {

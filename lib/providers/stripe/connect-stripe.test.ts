@@ -161,7 +161,9 @@ describe("connectStripe", () => {
         ]),
       },
     });
-    expect((await readProviderConfig<StripeProviderConfig>(testDb(), biz.business.id, "stripe"))!).toMatchObject({
+    expect(
+      (await readProviderConfig<StripeProviderConfig>(testDb(), biz.business.id, "stripe"))!,
+    ).toMatchObject({
       active: false,
       config: { secretKey: restricted },
     });
@@ -173,7 +175,12 @@ describe("connectStripe", () => {
       { secretKey: restricted, publishableKey: publishable, webhookSecret: "whsec_fromTheDashboard123" },
       { api: api_ },
     );
-    expect(connected).toMatchObject({ active: true, webhookEndpoint: null, webhookSecretStored: true, missing: [] });
+    expect(connected).toMatchObject({
+      active: true,
+      webhookEndpoint: null,
+      webhookSecretStored: true,
+      missing: [],
+    });
     expect([...connected.methods].sort()).toEqual(["stripe_apple_pay", "stripe_credit", "stripe_google_pay"]);
     const stored = (await readProviderConfig<StripeProviderConfig>(testDb(), biz.business.id, "stripe"))!;
     expect(stored.config.webhookSecret).toBe("whsec_fromTheDashboard123");
@@ -220,7 +227,9 @@ describe("connectStripe", () => {
     const stored = (await readProviderConfig<StripeProviderConfig>(testDb(), biz.business.id, "stripe"))!;
     expect(stored.config).toMatchObject({ webhookEndpointId: connected.webhookEndpoint!.id });
     expect(stored.config.webhookSecret).not.toBe(unknown.secret);
-    expect((await stripe.webhookEndpoints.list()).data.map((e) => e.id)).toEqual([connected.webhookEndpoint!.id]);
+    expect((await stripe.webhookEndpoints.list()).data.map((e) => e.id)).toEqual([
+      connected.webhookEndpoint!.id,
+    ]);
   });
 
   it("Stripe unreachable: 503 provider_unavailable, nothing stored", async () => {

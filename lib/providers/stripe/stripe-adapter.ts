@@ -196,7 +196,10 @@ export class StripeAdapter implements CardProvider {
       // saw it), not "no charge": that is an error, never an answer.
       await this.stripe.customers.retrieve(providerCustomerId);
       // A payment's customer is made for it (createCustomer), so its charges are few.
-      for await (const intent of this.stripe.paymentIntents.list({ customer: providerCustomerId, limit: 100 }))
+      for await (const intent of this.stripe.paymentIntents.list({
+        customer: providerCustomerId,
+        limit: 100,
+      }))
         if (intent.metadata?.kassa_attempt_id === attemptId) return this.retrieveCharge(intent.id);
       return null;
     } catch (error) {

@@ -62,4 +62,9 @@ export const stripeWebhookEvents = [
   "invoice.payment_action_required",
   "customer.subscription.updated",
   "customer.subscription.deleted",
+  "charge.dispute.created",
+  "charge.dispute.updated",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.funds_reinstated",
+  "charge.dispute.closed",
 ] as const;

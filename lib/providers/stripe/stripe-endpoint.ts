@@ -60,7 +60,9 @@ export async function ensureStripeEndpoint(
       endpoint = await stripe.webhookEndpoints.update(kept.id, {
         enabled_events: (kept.enabled_events.includes("*")
           ? ["*"]
-          : [...new Set([...kept.enabled_events, ...stripeWebhookEvents])]) as Stripe.WebhookEndpointUpdateParams.EnabledEvent[],
+          : [
+              ...new Set([...kept.enabled_events, ...stripeWebhookEvents]),
+            ]) as Stripe.WebhookEndpointUpdateParams.EnabledEvent[],
         disabled: false,
       });
     return { endpointId: kept.id, secret: stored.webhookSecret, created: false, endpoint };

@@ -22,6 +22,7 @@ export function newAccount(emu: Emulator, key: string): Account {
     clockFailures: new Map(),
     pendingDeliveries: new Map(),
     restrictedKeys: new Map(),
+    disputeDecisions: new Map(),
   };
 }
 

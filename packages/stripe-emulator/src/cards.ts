@@ -9,7 +9,16 @@ export type CardBehavior =
    * `refundFailsLater` (4000000000005126), a refund begins `succeeded` and turns `failed` later;
    * with `refundPendsFirst` (4000000000007726), it begins `pending` and turns `succeeded` later.
    */
-  | { kind: "succeed"; risk: "normal" | "elevated"; refundFailsLater?: true; refundPendsFirst?: true }
+  | {
+      kind: "succeed";
+      risk: "normal" | "elevated";
+      refundFailsLater?: true;
+      refundPendsFirst?: true;
+      /** The charge is disputed right after it succeeds (docs.stripe.com/testing#disputes). */
+      dispute?: DisputeSpec;
+      /** The issuer sends an early fraud warning for the charge (4000000000005423). */
+      earlyFraudWarning?: true;
+    }
   /** The issuer declines every charge (and the $0 check made when attaching to a customer). */
   | { kind: "decline"; code: string; declineCode: string; message: string; param?: string }
   /** Attaching to a customer succeeds; every charge is declined (4000000000000341). */
@@ -18,6 +27,14 @@ export type CardBehavior =
   | { kind: "blocked" }
   /** 3D Secure on every charge; with `unlessSetUp`, off-session charges pass once set up (…3155). */
   | { kind: "authenticate"; unlessSetUp: boolean };
+
+/** The dispute a test card opens: its reason, and whether it is an inquiry (no funds withdrawn yet). */
+export interface DisputeSpec {
+  reason: "fraudulent" | "product_not_received" | "general" | "noncompliant";
+  inquiry: boolean;
+  networkReasonCode: string;
+  enhancedEligibility?: "visa_compelling_evidence_3" | "visa_compliance";
+}
 
 export interface CardInfo {
   brand: string;
@@ -32,6 +49,10 @@ const declined = (declineCode: string, message = "Your card was declined."): Car
   code: "card_declined",
   declineCode,
   message,
+});
+
+const disputed = (dispute: DisputeSpec): { behavior: CardBehavior } => ({
+  behavior: { kind: "succeed", risk: "normal", dispute },
 });
 
 const special: Record<string, Partial<CardInfo> & { behavior: CardBehavior }> = {
@@ -73,6 +94,22 @@ const special: Record<string, Partial<CardInfo> & { behavior: CardBehavior }> = 
   "4000000000005126": { behavior: { kind: "succeed", risk: "normal", refundFailsLater: true } },
   "4000000000007726": { behavior: { kind: "succeed", risk: "normal", refundPendsFirst: true } },
   "4000000000004954": { behavior: { kind: "blocked" } },
+  "4000000000000259": disputed({ reason: "fraudulent", inquiry: false, networkReasonCode: "10.4" }),
+  "4000000000002685": disputed({ reason: "product_not_received", inquiry: false, networkReasonCode: "13.1" }),
+  "4000000000001976": disputed({ reason: "general", inquiry: true, networkReasonCode: "10.4" }),
+  "4000000404000079": disputed({
+    reason: "fraudulent",
+    inquiry: false,
+    networkReasonCode: "10.4",
+    enhancedEligibility: "visa_compelling_evidence_3",
+  }),
+  "4000000404000038": disputed({
+    reason: "noncompliant",
+    inquiry: false,
+    networkReasonCode: "00",
+    enhancedEligibility: "visa_compliance",
+  }),
+  "4000000000005423": { behavior: { kind: "succeed", risk: "normal", earlyFraudWarning: true } },
   "4100000000000019": { behavior: { kind: "blocked" } },
   "4000056655665556": { funding: "debit", behavior: { kind: "succeed", risk: "normal" } },
   "5200828282828210": { funding: "debit", behavior: { kind: "succeed", risk: "normal" } },
@@ -119,6 +156,9 @@ export const testPaymentMethodNumbers: Record<string, string> = {
   refundFail: "4000000000005126",
   riskLevelHighest: "4000000000004954",
   chargeDeclinedFraudulent: "4100000000000019",
+  createDispute: "4000000000000259",
+  createDisputeProductNotReceived: "4000000000002685",
+  createDisputeInquiry: "4000000000001976",
 };
 
 /** `pm_card_visa` → its card number; `tok_visa` likewise. Undefined for anything else. */

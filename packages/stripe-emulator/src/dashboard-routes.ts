@@ -11,6 +11,8 @@ import {
   setCardBehavior,
   waitForIdle,
 } from "./dashboard";
+import { disputeCharge } from "./disputes/card-disputes";
+import { runClocklessDisputes } from "./disputes/settle-dispute";
 import { invalidRequest } from "./errors";
 import type { Params } from "./form";
 import { invoicePage, invoicePdf } from "./invoice-pages";
@@ -108,6 +110,28 @@ export const dashboardRoutes: DashboardRoute[] = [
       const ctx = dashboardCtx(emu, accountFor(emu, request));
       setCardBehavior(ctx, match[1] ?? "", params.string("card_number", { required: true }));
       return { json: { ok: true } };
+    },
+  },
+  // POST /_emulator/charges/:id/dispute { reason?, inquiry? } (the cardholder disputes the charge)
+  {
+    method: "POST",
+    pattern: /^\/_emulator\/charges\/([^/]+)\/dispute$/,
+    account: "key",
+    handle: ({ emu, match, params, request }) => {
+      const ctx = dashboardCtx(emu, accountFor(emu, request));
+      const reason = params.oneOf("reason", ["fraudulent", "product_not_received", "general"] as const);
+      return { json: disputeCharge(ctx, match[1] ?? "", { reason, inquiry: params.bool("inquiry") }) };
+    },
+  },
+  // POST /_emulator/disputes/advance { seconds } (disputes of clockless charges, as if time passed)
+  {
+    method: "POST",
+    pattern: /^\/_emulator\/disputes\/advance$/,
+    account: "key",
+    handle: ({ emu, params, request }) => {
+      const ctx = dashboardCtx(emu, accountFor(emu, request));
+      const seconds = params.int("seconds", { required: true, min: 0, max: 5 * 365 * 86_400 });
+      return { json: { ran: runClocklessDisputes(ctx, seconds) } };
     },
   },
   // POST /_emulator/billing { retry_delays_seconds?: number[], after_retries? }

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type Stripe from "stripe";
 import { authenticate } from "./accounts";
@@ -13,23 +13,14 @@ import {
   waitForIdle,
 } from "./dashboard";
 import { dashboardRoutes } from "./dashboard-routes";
+import { type DisputeOptions, disputeCharge } from "./disputes/card-disputes";
 import { randomBase62 } from "./ids";
 import { resumeAdvances } from "./clock";
 import type { EmulatorPersistence } from "./persistence";
 import { noSaving, PersistentSaver } from "./persistence-saver";
 import { SharedSaver } from "./persistence-shared-saver";
-import { accountRoutes } from "./resources/account";
-import { chargeRoutes } from "./resources/charges";
-import { customerRoutes } from "./resources/customers";
-import { eventRoutes } from "./resources/events";
-import { invoiceRoutes } from "./resources/invoices";
-import { paymentIntentRoutes } from "./resources/payment-intents";
-import { paymentMethodRoutes } from "./resources/payment-methods";
-import { productRoutes } from "./resources/products";
-import { subscriptionRoutes } from "./resources/subscriptions";
-import { testClockRoutes } from "./resources/test-clocks";
-import { webhookEndpointRoutes } from "./resources/webhook-endpoints";
 import { compileRoutes } from "./router";
+import { routes } from "./routes";
 import { createRequestHandler } from "./server";
 import {
   automatic,
@@ -44,6 +35,7 @@ import { WebhookDispatcher } from "./webhooks";
 
 export type { AfterRetries, BillingSettings, DeliveryAttempt, EmulatorEvent } from "./state";
 export { signatureHeader } from "./webhooks";
+export type { DisputeOptions } from "./disputes/card-disputes";
 export type {
   AccountChanges,
   EmulatorPersistence,
@@ -104,6 +96,8 @@ export interface StripeEmulator {
   ): Stripe.PaymentIntent;
   /** From now on, charges to the payment method behave like this test card number. */
   setCardBehavior(key: string, paymentMethodId: string, cardNumber: string): void;
+  /** As if the cardholder disputed this captured charge now (for what is left after refunds). */
+  disputeCharge(key: string, chargeId: string, options?: DisputeOptions): Stripe.Dispute;
   /** Every API request (of this key's account, or of all accounts without a key) answers 503. */
   setUnreachable(unreachable: boolean, key?: string): void;
   /** The next API request(s) answer with a 5xx (default one 500, no Stripe-Should-Retry header). */
@@ -125,13 +119,10 @@ export interface StripeEmulator {
   refresh(key: string): Promise<void>;
 }
 
-/**
- * Starts the Stripe emulator: Stripe's REST API (the part Kassa uses) over node:http with
- * state in memory (kept across restarts with `persistence`), one isolated account per secret key,
- * webhook deliveries signed like Stripe's.
- */
-export async function startStripeEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
-  const host = options.host ?? "127.0.0.1";
+/** The emulator's state, its webhook dispatcher, and its persistence adapter loaded. */
+async function createEmulator(
+  options: StripeEmulatorOptions,
+): Promise<{ emu: Emulator; webhooks: WebhookDispatcher; loaded: Account[] }> {
   const now = options.now ?? Date.now;
   const webhooks = new WebhookDispatcher({
     now,
@@ -159,13 +150,18 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
       : new PersistentSaver(emu, persistence);
   const loaded = saver ? await saver.load() : [];
   if (saver) emu.saver = saver;
-  /**
-   * The handle's helpers change this process's copy at once (they answer synchronously) and save
-   * it in the background, awaited by idle() and close(). With shared storage, when the account
-   * had to be reloaded meanwhile (another process changed it), the change is made again on the
-   * fresh state. Call `refresh(key)` first to act on up-to-date state.
-   */
-  function saved<T>(key: string, change: (account: Account) => T): T {
+  return { emu, webhooks, loaded };
+}
+
+/**
+ * The handle's helpers change this process's copy at once (they answer synchronously) and save
+ * it in the background, awaited by idle() and close(). With shared storage, when the account
+ * had to be reloaded meanwhile (another process changed it), the change is made again on the
+ * fresh state. Call `refresh(key)` first to act on up-to-date state.
+ */
+function savedChange(emu: Emulator) {
+  const account = (key: string) => authenticate(emu, `Bearer ${key}`).account;
+  return function saved<T>(key: string, change: (account: Account) => T): T {
     const opened = account(key);
     const generation = emu.saver.generation(opened);
     try {
@@ -184,44 +180,18 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
       emu.background.add(saving);
       void saving.finally(() => emu.background.delete(saving));
     }
-  }
-  const handle = createRequestHandler(
-    emu,
-    compileRoutes([
-      ...customerRoutes,
-      ...paymentMethodRoutes,
-      ...paymentIntentRoutes,
-      ...chargeRoutes,
-      ...productRoutes,
-      ...subscriptionRoutes,
-      ...invoiceRoutes,
-      ...testClockRoutes,
-      ...webhookEndpointRoutes,
-      ...eventRoutes,
-      ...accountRoutes,
-    ]),
-    dashboardRoutes,
-  );
-  const server = createServer((request, response) => void handle(request, response));
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  emu.baseUrl = `http://${urlHost}:${port}`;
-  const account = (key: string) => authenticate(emu, `Bearer ${key}`).account;
-  for (const restored of loaded) {
-    webhooks.resume(restored);
-    resumeAdvances({ emu, account: restored, request: automatic });
-  }
+  };
+}
 
+/** The test-facing helpers of a running emulator (everything of the handle but its address). */
+function emulatorHelpers(
+  emu: Emulator,
+  webhooks: WebhookDispatcher,
+  server: Server,
+): Omit<StripeEmulator, "url" | "host" | "port" | "stripeConfig"> {
+  const account = (key: string) => authenticate(emu, `Bearer ${key}`).account;
+  const saved = savedChange(emu);
   return {
-    url: emu.baseUrl,
-    host,
-    port,
-    stripeConfig: { host, port, protocol: "http" },
     async close() {
       webhooks.close();
       for (const timer of emu.wakeTimers) clearTimeout(timer);
@@ -252,6 +222,8 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
       ),
     setCardBehavior: (key, paymentMethodId, cardNumber) =>
       saved(key, (opened) => setCardBehavior(dashboardCtx(emu, opened), paymentMethodId, cardNumber)),
+    disputeCharge: (key, chargeId, opts) =>
+      saved(key, (opened) => disputeCharge(dashboardCtx(emu, opened), chargeId, opts)),
     setUnreachable: (unreachable, key) => {
       if (key) saved(key, (opened) => (opened.faults.unreachable = unreachable));
       else emu.faults.unreachable = unreachable;
@@ -270,5 +242,36 @@ export async function startStripeEmulator(options: StripeEmulatorOptions = {}): 
     retryWebhooks: () => webhooks.retryNow(),
     idle: () => waitForIdle(emu),
     refresh: (key) => emu.saver.run(account(key), "read", () => undefined),
+  };
+}
+
+/**
+ * Starts the Stripe emulator: Stripe's REST API (the part Kassa uses) over node:http with
+ * state in memory (kept across restarts with `persistence`), one isolated account per secret key,
+ * webhook deliveries signed like Stripe's.
+ */
+export async function startStripeEmulator(options: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  const { emu, webhooks, loaded } = await createEmulator(options);
+  const handle = createRequestHandler(emu, compileRoutes(routes), dashboardRoutes);
+  const server = createServer((request, response) => void handle(request, response));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  emu.baseUrl = `http://${urlHost}:${port}`;
+  for (const restored of loaded) {
+    webhooks.resume(restored);
+    resumeAdvances({ emu, account: restored, request: automatic });
+  }
+  return {
+    url: emu.baseUrl,
+    host,
+    port,
+    stripeConfig: { host, port, protocol: "http" },
+    ...emulatorHelpers(emu, webhooks, server),
   };
 }

@@ -18,6 +18,9 @@ const nouns: Record<Kind, string> = {
   webhook_endpoint: "webhook endpoint",
   "test_helpers.test_clock": "test clock",
   event: "event",
+  dispute: "dispute",
+  file: "file",
+  "radar.early_fraud_warning": "early fraud warning",
 };
 
 /** An object of this account by id, or Stripe's 404 (`resource_missing`, naming `param`). */

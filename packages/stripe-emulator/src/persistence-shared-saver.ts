@@ -2,7 +2,16 @@ import { newAccount } from "./accounts";
 import type { EmulatorPersistence, SharedStorage, StoredAccount } from "./persistence";
 import type { Account, Emulator, StateSaver } from "./state";
 import { everyAccount } from "./stored-accounts";
-import { diff, loadAll, newSaved, type Pending, restoreInto, type Saved, snapshot, written } from "./persistence-saver";
+import {
+  diff,
+  loadAll,
+  newSaved,
+  type Pending,
+  restoreInto,
+  type Saved,
+  snapshot,
+  written,
+} from "./persistence-saver";
 
 /**
  * Saving to storage shared by several processes (several Kassa instances on one PostgreSQL).

@@ -1,6 +1,8 @@
 import { accountRoutes } from "./resources/account";
 import { chargeRoutes } from "./resources/charges";
 import { customerRoutes } from "./resources/customers";
+import { disputeRoutes } from "./resources/disputes";
+import { fileRoutes } from "./resources/files";
 import { eventRoutes } from "./resources/events";
 import { invoiceRoutes } from "./resources/invoices";
 import { paymentIntentRoutes } from "./resources/payment-intents";
@@ -16,7 +18,9 @@ export const routes: Route[] = [
   ...accountRoutes,
   ...chargeRoutes,
   ...customerRoutes,
+  ...disputeRoutes,
   ...eventRoutes,
+  ...fileRoutes,
   ...invoiceRoutes,
   ...paymentIntentRoutes,
   ...paymentMethodRoutes,

@@ -29,6 +29,9 @@ export interface ObjectKinds {
   invoice_payment: Stripe.InvoicePayment;
   webhook_endpoint: Stripe.WebhookEndpoint;
   "test_helpers.test_clock": Stripe.TestHelpers.TestClock;
+  dispute: Stripe.Dispute;
+  file: Stripe.File;
+  "radar.early_fraud_warning": Stripe.Radar.EarlyFraudWarning;
   event: EmulatorEvent;
 }
 export type Kind = keyof ObjectKinds;
@@ -191,6 +194,8 @@ export interface Account {
   pendingDeliveries: Map<string, PendingDelivery>;
   /** Restricted keys of this account, by sha256 of the key: the resources they are denied. */
   restrictedKeys: Map<string, string[]>;
+  /** Disputes whose submitted evidence decides them (test mode): when, and won or lost, by dispute id. */
+  disputeDecisions: Map<string, { at: number; outcome: "won" | "lost" }>;
 }
 
 export interface Emulator {

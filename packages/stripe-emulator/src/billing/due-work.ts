@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import { emit, snapshot } from "../events";
+import { dueDisputes } from "../disputes/settle-dispute";
 import { dueRefundFailures } from "../resources/refund-failures";
 import { type Ctx, idOf, timeOn } from "../state";
 import { collectInvoice } from "./collect-invoice";
@@ -80,6 +81,7 @@ export function nextDueWork(ctx: Ctx, clockId: string | null): { at: number; run
     }
   }
   for (const failure of dueRefundFailures(ctx, clockId)) consider(failure.at, failure.run);
+  for (const work of dueDisputes(ctx, clockId)) consider(work.at, work.run);
   for (const subscription of ctx.account.store.all("subscription")) {
     if (idOf(subscription.test_clock as string | null) !== clockId) continue;
     if (subscription.status === "incomplete") {

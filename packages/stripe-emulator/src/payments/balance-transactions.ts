@@ -12,9 +12,13 @@ export function createBalanceTransaction(
     fee: number;
     currency: string;
     source: string;
-    type: "charge" | "refund" | "refund_failure";
+    type: "charge" | "refund" | "refund_failure" | "adjustment";
     created: number;
     description: string | null;
+    /** Stripe's `reporting_category` when it is not the type (`dispute`, `dispute_reversal`). */
+    category?: string;
+    /** What the fee is (default: Stripe processing fees). */
+    feeDescription?: string;
   },
 ): Stripe.BalanceTransaction {
   const transaction: Stripe.BalanceTransaction = {
@@ -34,13 +38,13 @@ export function createBalanceTransaction(
             amount: fields.fee,
             application: null,
             currency: fields.currency,
-            description: "Stripe processing fees",
+            description: fields.feeDescription ?? "Stripe processing fees",
             type: "stripe_fee",
           },
         ]
       : [],
     net: fields.amount - fields.fee,
-    reporting_category: fields.type,
+    reporting_category: fields.category ?? fields.type,
     source: fields.source,
     status: "pending",
     type: fields.type,

@@ -5,6 +5,7 @@ import { newObjectId } from "../ids";
 import { consumedMessage } from "../resources/payment-methods";
 import { type CardInternals, type Ctx, timeForCustomer } from "../state";
 import { authenticationRequired, type Decision, decide } from "./card-decision";
+import { afterCapturedCharge } from "../disputes/card-disputes";
 import { createCharge } from "./create-charge";
 import { customerId, paymentMethodId } from "./intent-fields";
 
@@ -191,5 +192,6 @@ function recordApproval(
   intent.amount_received = intent.amount;
   emit(ctx, "charge.succeeded", charge, { created });
   emit(ctx, "payment_intent.succeeded", intent, { created });
+  afterCapturedCharge(ctx, charge);
   return { outcome: "succeeded" };
 }

@@ -37,16 +37,8 @@ function wakeAt(ctx: Ctx, at: number): void {
   emu.wakeTimers.add(timer);
 }
 
-/** A full or partial refund of a captured charge; Stripe refunds cards at once in test mode. */
-export function refundCharge(
-  ctx: Ctx,
-  charge: Stripe.Charge,
-  {
-    amount,
-    reason,
-    metadata,
-  }: { amount?: number; reason: Stripe.Refund.Reason | null; metadata: Record<string, string> },
-): Stripe.Refund {
+/** Stripe's refusals before a refund: not succeeded, not captured, charged back, nothing left, too much. */
+function refundableAmount(ctx: Ctx, charge: Stripe.Charge, amount: number | undefined): number {
   if (charge.status !== "succeeded") {
     throw invalidRequest(`Charge ${charge.id} has not succeeded and cannot be refunded.`, {
       code: "charge_not_refundable",
@@ -57,6 +49,14 @@ export function refundCharge(
       `Charge ${charge.id} has not been captured. Cancel its PaymentIntent to release the authorization instead.`,
       { code: "charge_not_refundable" },
     );
+  }
+  const chargedBack = ctx.account.store
+    .all("dispute")
+    .some((dispute) => dispute.charge === charge.id && !dispute.is_charge_refundable);
+  if (chargedBack) {
+    throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, {
+      code: "charge_disputed",
+    });
   }
   const remaining = charge.amount_captured - charge.amount_refunded;
   if (remaining <= 0) {
@@ -71,18 +71,23 @@ export function refundCharge(
       { param: "amount" },
     );
   }
-  const customer = idOf(charge.customer as string | null);
-  const created = timeForCustomer(ctx, customer);
-  const card = refundCard(ctx, charge.payment_method);
-  const refund: Stripe.Refund = {
+  return refundAmount;
+}
+
+function newRefund(
+  charge: Stripe.Charge,
+  fields: { amount: number; created: number; customer: string | null; pending: boolean },
+  { reason, metadata }: { reason: Stripe.Refund.Reason | null; metadata: Record<string, string> },
+): Stripe.Refund {
+  return {
     id: newObjectId("re"),
     object: "refund",
-    amount: refundAmount,
+    amount: fields.amount,
     balance_transaction: null,
     charge: charge.id,
-    created,
+    created: fields.created,
     currency: charge.currency,
-    customer,
+    customer: fields.customer,
     customer_account: null,
     destination_details: {
       card: {
@@ -99,9 +104,23 @@ export function refundCharge(
     reason,
     receipt_number: null,
     source_transfer_reversal: null,
-    status: card?.refundPendsFirst ? "pending" : "succeeded",
+    status: fields.pending ? "pending" : "succeeded",
     transfer_reversal: null,
   };
+}
+
+/** A full or partial refund of a captured charge; Stripe refunds cards at once in test mode. */
+export function refundCharge(
+  ctx: Ctx,
+  charge: Stripe.Charge,
+  options: { amount?: number; reason: Stripe.Refund.Reason | null; metadata: Record<string, string> },
+): Stripe.Refund {
+  const refundAmount = refundableAmount(ctx, charge, options.amount);
+  const customer = idOf(charge.customer as string | null);
+  const created = timeForCustomer(ctx, customer);
+  const card = refundCard(ctx, charge.payment_method);
+  const pending = Boolean(card?.refundPendsFirst);
+  const refund = newRefund(charge, { amount: refundAmount, created, customer, pending }, options);
   ctx.account.store.insert("refund", refund);
   if ((card?.refundFailsLater || card?.refundPendsFirst) && clockOfCustomer(ctx, customer) === null)
     wakeAt(ctx, created + refundFailureDelaySeconds);

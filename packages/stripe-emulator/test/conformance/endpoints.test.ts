@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type StripeEmulator, startStripeEmulator } from "../../src/index";
 import { compileRoutes, matchRoute } from "../../src/router";
@@ -155,6 +156,63 @@ it("every endpoint answers, and every event carries, objects that match Stripe's
   });
   check(await stripe.invoices.voidInvoice(String(other.latest_invoice)), "void");
   check(await stripe.subscriptions.cancel(other.id), "subscription cancel");
+
+  // Disputes: a dispute test card, evidence with an uploaded file, an accepted one, an early fraud warning.
+  const disputed = async (card: string) =>
+    stripe.paymentIntents.create({
+      amount: 2500,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: card,
+      allowed_payment_method_types: ["card"],
+      confirm: true,
+    });
+  const fought = await disputed("pm_card_createDispute");
+  const dispute = check(
+    (await stripe.disputes.list({ payment_intent: fought.id })).data[0] as Stripe.Dispute,
+    "dispute",
+  );
+  check(await stripe.disputes.list({ charge: String(fought.latest_charge) }), "disputes");
+  check(await stripe.disputes.retrieve(dispute.id), "dispute retrieve");
+  const file = check(
+    await stripe.files.create({
+      purpose: "dispute_evidence",
+      file: { data: Buffer.from("%PDF-1.4 receipt"), name: "receipt.pdf", type: "application/pdf" },
+    }),
+    "file",
+  );
+  check(await stripe.files.retrieve(file.id), "file retrieve");
+  check(await stripe.files.list({ purpose: "dispute_evidence" }), "files");
+  check(
+    await stripe.disputes.update(dispute.id, {
+      evidence: { uncategorized_text: "winning_evidence", receipt: file.id },
+      submit: true,
+    }),
+    "dispute update",
+  );
+  const accepted = await disputed("pm_card_createDisputeProductNotReceived");
+  const toClose = (await stripe.disputes.list({ payment_intent: accepted.id })).data[0];
+  check(await stripe.disputes.close(toClose?.id ?? ""), "dispute close");
+  const warned = await stripe.paymentIntents.create({
+    amount: 2500,
+    currency: "usd",
+    customer: customer.id,
+    payment_method: (
+      await stripe.paymentMethods.create({
+        type: "card",
+        card: { number: "4000000000005423", exp_month: 12, exp_year: 2040, cvc: "123" },
+      })
+    ).id,
+    allowed_payment_method_types: ["card"],
+    confirm: true,
+  });
+  const warnings = check(
+    await stripe.radar.earlyFraudWarnings.list({ payment_intent: warned.id }),
+    "early fraud warnings",
+  );
+  check(await stripe.radar.earlyFraudWarnings.retrieve(warnings.data[0]?.id ?? ""), "early fraud warning");
+  await advanceTestClock(stripe, clock.id, (dispute.evidence_details.due_by ?? 0) + days(1));
+  expect((await stripe.disputes.retrieve(dispute.id)).status).toBe("won");
 
   const events = check(await stripe.events.list({ limit: 3 }), "events");
   check(await stripe.events.retrieve(events.data[0]?.id ?? ""), "event");
