@@ -5,7 +5,8 @@ import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { cn } from "@/components/ui/cn";
-import type { StaffActionResult } from "@/lib/dashboard/staff-action";
+import { MoneyInput } from "@/components/money-input";
+import type { ActionState as StaffActionResult } from "@/lib/dashboard/staff-action";
 
 /** A staff server action as forms call it (useActionState). */
 export type StaffFormAction = (previous: StaffActionResult, form: FormData) => Promise<StaffActionResult>;
@@ -62,7 +63,14 @@ function Hidden({ values }: { values: Record<string, string> }) {
 }
 
 /** A labelled input whose field messages (from the action's validation) are tied to it. */
-export function FormField({ name, label, hint, className, ...props }: { name: string; label: string; hint?: string } & React.ComponentProps<"input">) {
+export function FormField({
+  name,
+  label,
+  hint,
+  className,
+  moneyLocale,
+  ...props
+}: { name: string; label: string; hint?: string; /** A money field read in this locale (MoneyInput). */ moneyLocale?: string } & React.ComponentProps<"input">) {
   const result = useContext(ResultContext);
   const id = useId();
   const errors = result && !result.ok ? result.fields?.[name] : undefined;
@@ -70,7 +78,11 @@ export function FormField({ name, label, hint, className, ...props }: { name: st
   return (
     <div className={cn("grid gap-1.5", className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      {moneyLocale ? (
+        <MoneyInput id={id} name={name} locale={moneyLocale} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      ) : (
+        <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      )}
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground">
           {hint}

@@ -11,8 +11,11 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { formatDateTime } from "@/lib/dashboard/format";
 import { getPayoutsDashboard, pendingWithdrawalsShown, type PayoutUsersQuery } from "@/lib/dashboard/payouts";
 import { getDb } from "@/lib/db";
+import { isSafeText } from "@/lib/http/validation";
+import { typedMoney } from "@/lib/dashboard/parse-money";
 import { formatMoney } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
+import { staffLocale } from "../_components/staff-locale";
 import { payoutsAction } from "./actions";
 import { PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
 
@@ -26,8 +29,8 @@ function usersQuery(params: SearchParams): { query: PayoutUsersQuery; ignored: s
   const query: PayoutUsersQuery = {};
   const ignored: string[] = [];
   const q = one("q")?.trim();
-  if (q && q.length <= 255) query.q = q;
-  else if (q) ignored.push("search (at most 255 characters)");
+  if (q && q.length <= 255 && isSafeText(q)) query.q = q;
+  else if (q) ignored.push("search (at most 255 characters, no NUL characters)");
   const status = one("status");
   if (status === "active" || status === "inactive") query.status = status;
   else if (status) ignored.push("status");
@@ -52,7 +55,8 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
   const { query, ignored } = usersQuery(await searchParams);
   const view = await getPayoutsDashboard(await getDb(), staff.businessId, query);
   const money = (cents: number) => formatMoney(cents, view.currency);
-  const business = { business_id: staff.businessId };
+  const business = { business: staff.businessId };
+  const locale = await staffLocale();
   const filtered = Boolean(query.q || query.status);
 
   return (
@@ -103,7 +107,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
             </CardHeader>
             <CardContent>
               <ActionForm action={payoutsAction} hidden={{ ...business, intent: "transfer" }} submitLabel="Move funds" aria-label="Move funds">
-                <FormField name="amount" label="Amount (USD)" inputMode="decimal" placeholder="100.00" autoComplete="off" required />
+                <FormField name="amount" label="Amount (USD)" moneyLocale={locale} placeholder={typedMoney(10000, locale)} required />
               </ActionForm>
             </CardContent>
           </Card>
@@ -119,7 +123,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
               <ActionForm action={payoutsAction} hidden={{ ...business, intent: "allocate" }} submitLabel="Allocate" aria-label="Allocate to a payout user">
                 <div className="grid gap-3 sm:grid-cols-2">
                   <FormField name="email" label="E-mail" type="email" autoComplete="off" maxLength={255} required />
-                  <FormField name="amount" label="Amount (USD)" inputMode="decimal" placeholder="25.00" autoComplete="off" required />
+                  <FormField name="amount" label="Amount (USD)" moneyLocale={locale} placeholder={typedMoney(2500, locale)} required />
                 </div>
               </ActionForm>
             </CardContent>

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
+import { MoneyInput } from "@/components/money-input";
 import type { SettingsActionResult } from "./actions";
 
 type SettingsAction = (previous: SettingsActionResult, form: FormData) => Promise<SettingsActionResult>;
@@ -37,13 +38,21 @@ function FieldNotes({ id, hint, errors }: { id: string; hint?: ReactNode; errors
 
 const describedBy = (id: string, hint: unknown, errors: unknown) => [hint ? `${id}-hint` : null, errors ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 
-export function TextField({ name, label, hint, className, ...props }: { name: string; label: string; hint?: ReactNode } & ComponentProps<"input">) {
+export function TextField({
+  name,
+  label,
+  hint,
+  className,
+  moneyLocale,
+  ...props
+}: { name: string; label: string; hint?: ReactNode; /** A money field read in this locale (MoneyInput). */ moneyLocale?: string } & ComponentProps<"input">) {
   const id = useId();
   const errors = useFieldErrors(name);
+  const field = { id, name, "aria-invalid": errors ? true : undefined, "aria-describedby": describedBy(id, hint, errors), ...props };
   return (
     <div className={cn("grid content-start gap-1.5", className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy(id, hint, errors)} {...props} />
+      {moneyLocale ? <MoneyInput locale={moneyLocale} {...field} /> : <Input {...field} />}
       <FieldNotes id={id} hint={hint} errors={errors} />
     </div>
   );

@@ -11,7 +11,7 @@ export function WithdrawalActions({ businessId, withdrawal, email }: { businessI
     <div className="flex flex-wrap gap-2">
       <DialogActionForm
         action={payoutsAction}
-        hidden={{ business_id: businessId, intent: "complete", withdrawal_id: withdrawal.id }}
+        hidden={{ business: businessId, intent: "complete", withdrawal_id: withdrawal.id }}
         triggerLabel={<span>Approve<span className="sr-only"> withdrawal of {what}</span></span>}
         triggerVariant="default"
         title="Approve this withdrawal"
@@ -22,7 +22,7 @@ export function WithdrawalActions({ businessId, withdrawal, email }: { businessI
       </DialogActionForm>
       <DialogActionForm
         action={payoutsAction}
-        hidden={{ business_id: businessId, intent: "reject", withdrawal_id: withdrawal.id }}
+        hidden={{ business: businessId, intent: "reject", withdrawal_id: withdrawal.id }}
         triggerLabel={<span>Reject<span className="sr-only"> withdrawal of {what}</span></span>}
         title="Reject this withdrawal"
         description={`The ${formatMoney(withdrawal.amount, withdrawal.currency)} go back to ${email}'s balance; they can ask again.`}
@@ -40,7 +40,7 @@ export function UserStatusForm({ businessId, userId, email, status }: { business
   return status === "active" ? (
     <ActionForm
       action={payoutsAction}
-      hidden={{ business_id: businessId, intent: "deactivate", payout_user_id: userId }}
+      hidden={{ business: businessId, intent: "deactivate", payout_user_id: userId }}
       submitLabel={<span>Deactivate<span className="sr-only"> {email}</span></span>}
       variant="outline"
       size="sm"
@@ -48,7 +48,7 @@ export function UserStatusForm({ businessId, userId, email, status }: { business
   ) : (
     <ActionForm
       action={payoutsAction}
-      hidden={{ business_id: businessId, intent: "reactivate", payout_user_id: userId }}
+      hidden={{ business: businessId, intent: "reactivate", payout_user_id: userId }}
       submitLabel={<span>Reactivate<span className="sr-only"> {email}</span></span>}
       variant="outline"
       size="sm"
