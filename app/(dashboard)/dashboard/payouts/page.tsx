@@ -17,7 +17,7 @@ import { formatMoney } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { staffLocale } from "../_components/staff-locale";
 import { payoutsAction } from "./actions";
-import { PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
+import { PayoutsSwitch, PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
 
 export const metadata = { title: "Payouts" };
 
@@ -65,14 +65,9 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight">Payouts</h1>
           {view.payoutsEnabled ? <Badge variant="success">Enabled</Badge> : <Badge variant="outline">Disabled</Badge>}
-          <ActionForm
-            action={payoutsAction}
-            hidden={{ ...business, intent: "set_enabled", enabled: view.payoutsEnabled ? "false" : "true" }}
-            submitLabel={view.payoutsEnabled ? "Disable payouts" : "Enable payouts"}
-            variant={view.payoutsEnabled ? "outline" : "default"}
-            size="sm"
-            className="ml-auto"
-          />
+          <div className="ml-auto">
+            <PayoutsSwitch businessId={staff.businessId} enabled={view.payoutsEnabled} />
+          </div>
         </div>
         <p className="-mt-3 max-w-3xl text-sm text-muted-foreground">
           Pay people (sellers, affiliates, creators) identified by their e-mail: move money from your balance to the payout balance,
@@ -159,18 +154,18 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
                 <TableBody>
                   {view.pendingWithdrawals.map((w) => (
                     <TableRow key={w.id}>
-                      <TableCell>{formatDateTime(w.created_at)}</TableCell>
-                      <TableCell>
+                      <TableCell label="Asked">{formatDateTime(w.created_at)}</TableCell>
+                      <TableCell label="Payout user">
                         <Link href={`/dashboard/payouts/users/${w.payout_user_id}`} className="text-primary underline-offset-4 hover:underline">
                           {w.email}
                         </Link>
                       </TableCell>
-                      <TableCell className="tabular-nums">{money(w.amount)}</TableCell>
-                      <TableCell className="max-w-[16rem] truncate" title={w.destination}>
+                      <TableCell label="Amount" className="tabular-nums">{money(w.amount)}</TableCell>
+                      <TableCell label="Destination" className="max-w-[16rem] truncate" title={w.destination}>
                         {w.destination}
                       </TableCell>
-                      <TableCell>{w.reference ?? "—"}</TableCell>
-                      <TableCell>
+                      <TableCell label="Reference">{w.reference ?? "—"}</TableCell>
+                      <TableCell label="">
                         <WithdrawalActions businessId={staff.businessId} withdrawal={w} email={w.email} />
                       </TableCell>
                     </TableRow>
@@ -237,18 +232,18 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
                 <TableBody>
                   {view.users.data.map((u) => (
                     <TableRow key={u.id}>
-                      <TableCell>
+                      <TableCell label="E-mail">
                         <Link href={`/dashboard/payouts/users/${u.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
                           {u.email}
                         </Link>
                       </TableCell>
-                      <TableCell>
+                      <TableCell label="Status">
                         <PayoutUserStatus status={u.status} />
                       </TableCell>
-                      <TableCell className="tabular-nums">{money(u.balance)}</TableCell>
-                      <TableCell className="tabular-nums">{money(u.held_balance)}</TableCell>
-                      <TableCell>{formatDateTime(u.created_at)}</TableCell>
-                      <TableCell>
+                      <TableCell label="Balance" className="tabular-nums">{money(u.balance)}</TableCell>
+                      <TableCell label="Held by withdrawals" className="tabular-nums">{money(u.held_balance)}</TableCell>
+                      <TableCell label="Since">{formatDateTime(u.created_at)}</TableCell>
+                      <TableCell label="">
                         <UserStatusForm businessId={staff.businessId} userId={u.id} email={u.email} status={u.status} />
                       </TableCell>
                     </TableRow>

@@ -170,7 +170,7 @@ export function SettingsForm({ action, businessId, submitLabel, children, "aria-
             {pending ? "Saving…" : submitLabel}
           </Button>
           <p aria-live="polite" role="status" data-testid="settings-result" className={cn("text-sm", result && !result.ok ? "font-medium text-destructive" : "text-success")}>
-            {result ? (result.ok ? result.message : `Not saved: ${result.message}`) : ""}
+            {result ? (result.ok ? result.message : `Not saved: ${result.fields && Object.keys(result.fields).length ? "see the marked fields." : result.message}`) : ""}
           </p>
         </div>
       </form>

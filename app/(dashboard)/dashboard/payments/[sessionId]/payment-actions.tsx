@@ -29,7 +29,8 @@ export function PaymentActions({
   /** The staff member's locale, for typed money. */
   locale: string;
 }) {
-  if (!refundable && !inReview) return null;
+  // Rendered even when nothing is left to do: the last action's answer stays (a full refund or a
+  // decline leaves no button behind).
   const money = (cents: number) => formatMoney(cents, currency);
   const review = reviewAction.bind(null, sessionId);
   return (

@@ -35,15 +35,17 @@ export function WithdrawalActions({ businessId, withdrawal, email }: { businessI
   );
 }
 
-/** Deactivate (hash refused, no new funds) or reactivate a payout user. */
+/** Deactivate (asked first: hash refused, no new funds) or reactivate a payout user. */
 export function UserStatusForm({ businessId, userId, email, status }: { businessId: string; userId: string; email: string; status: "active" | "inactive" }) {
   return status === "active" ? (
-    <ActionForm
+    <DialogActionForm
       action={payoutsAction}
       hidden={{ business: businessId, intent: "deactivate", payout_user_id: userId }}
-      submitLabel={<span>Deactivate<span className="sr-only"> {email}</span></span>}
-      variant="outline"
-      size="sm"
+      triggerLabel={<span>Deactivate<span className="sr-only"> {email}</span></span>}
+      title={`Deactivate ${email}?`}
+      description="Their payout hash stops working (401) and no funds can be allocated to them until you reactivate them. Their balance stays; their pending withdrawals can still be approved or rejected."
+      submitLabel="Deactivate"
+      submitVariant="destructive"
     />
   ) : (
     <ActionForm
@@ -65,4 +67,21 @@ const withdrawalLabels = { pending: "Waiting for you", completed: "Paid out", re
 
 export function WithdrawalStatus({ status }: { status: WithdrawalView["status"] }) {
   return <Badge variant={withdrawalTones[status]}>{withdrawalLabels[status]}</Badge>;
+}
+
+/** Enable payouts at once; disabling asks first, saying what stops. */
+export function PayoutsSwitch({ businessId, enabled }: { businessId: string; enabled: boolean }) {
+  return enabled ? (
+    <DialogActionForm
+      action={payoutsAction}
+      hidden={{ business: businessId, intent: "set_enabled", enabled: "false" }}
+      triggerLabel="Disable payouts"
+      title="Disable payouts?"
+      description="Allocations to payout users are refused, here and through the API, until you enable payouts again. Payout users keep their balances and pending withdrawals."
+      submitLabel="Disable payouts"
+      submitVariant="destructive"
+    />
+  ) : (
+    <ActionForm action={payoutsAction} hidden={{ business: businessId, intent: "set_enabled", enabled: "true" }} submitLabel="Enable payouts" size="sm" />
+  );
 }
