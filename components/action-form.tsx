@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, useActionState, useContext, useId, useState, type ReactNode } from "react";
+import { createContext, startTransition, useActionState, useContext, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
@@ -48,14 +48,25 @@ export function ActionFeedback({ children }: { children: ReactNode }) {
 
 function useStaffForm(action: StaffFormAction) {
   const announce = useContext(AnnounceContext);
+  const formRef = useRef<HTMLFormElement>(null);
   // Announced from the action itself, not an effect: the form may be gone by the time it renders.
   const [result, formAction, pending] = useActionState<StaffActionResult, FormData>(async (previous, form) => {
     const outcome = await action(previous, form);
     announce?.(outcome);
+    // Emptied only once done: a refused form keeps what was typed (an emptied refund amount
+    // would mean "refund everything").
+    if (outcome?.ok) formRef.current?.reset();
     return outcome;
   }, null);
+  // React resets a form after its action runs; submitting through a transition instead keeps the
+  // fields as typed when the action refuses them.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
+    startTransition(() => formAction(data));
+  };
   // Inline only when nothing on the page announces it.
-  return { result, formAction, pending, inline: announce ? null : result };
+  return { result, formAction, pending, inline: announce ? null : result, formRef, onSubmit };
 }
 
 function Hidden({ values }: { values: Record<string, string> }) {
@@ -117,10 +128,10 @@ export function ActionForm({
   className?: string;
   "aria-label"?: string;
 }) {
-  const { result, formAction, pending, inline } = useStaffForm(action);
+  const { result, formAction, pending, inline, formRef, onSubmit } = useStaffForm(action);
   return (
     <ResultContext value={result}>
-      <form action={formAction} className={cn("grid gap-3", className)} aria-label={ariaLabel}>
+      <form ref={formRef} action={formAction} onSubmit={onSubmit} className={cn("grid gap-3", className)} aria-label={ariaLabel}>
         <Hidden values={hidden} />
         {children}
         <div>
@@ -157,7 +168,7 @@ export function DialogActionForm({
   children?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
-  const { result, formAction, pending } = useStaffForm(async (previous, form) => {
+  const { result, formAction, pending, formRef, onSubmit } = useStaffForm(async (previous, form) => {
     const outcome = await action(previous, form);
     if (outcome?.ok) setOpen(false);
     return outcome;
@@ -175,7 +186,7 @@ export function DialogActionForm({
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         <ResultContext value={result}>
-          <form action={formAction} className="grid gap-4">
+          <form ref={formRef} action={formAction} onSubmit={onSubmit} className="grid gap-4">
             <Hidden values={hidden} />
             {children}
             {result && !result.ok ? <Outcome result={result} /> : null}
