@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkoutModeOf } from "@/lib/checkout/checkout-mode";
 import { contentSecurityPolicy, pageSecurityHeaders } from "@/lib/checkout/content-security-policy";
+import { badSearchPage, unusableSearch } from "@/lib/http/staff-page-input";
 import { log } from "@/lib/log";
 import { negotiateLocale } from "@/lib/i18n/negotiate-locale";
 
@@ -13,6 +14,8 @@ export async function proxy(request: NextRequest) {
   // Staff pages without a session cookie go to the sign-in page (the pages still check the session).
   if (needsSignIn(request)) return signInRedirect(request);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
+  const unusable = unusableSearch(request.nextUrl.pathname, request.nextUrl.searchParams);
+  if (unusable !== null) return badSearch(request.nextUrl.pathname, unusable, nonce);
   const checkout = request.nextUrl.pathname.startsWith("/checkout/");
   // The customer-facing pages speak the customer's language: checkout and subscription management.
   const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
@@ -37,6 +40,20 @@ export async function proxy(request: NextRequest) {
 
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
+  for (const [name, value] of Object.entries(pageSecurityHeaders)) response.headers.set(name, value);
+  return response;
+}
+
+/** A staff page's search no page can use: 400 before the page streams its 200 (decision 0043). */
+function badSearch(pathname: string, parameter: string, nonce: string): NextResponse {
+  const response = new NextResponse(badSearchPage(pathname, parameter, nonce), {
+    status: 400,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
+  response.headers.set(
+    "Content-Security-Policy",
+    `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+  );
   for (const [name, value] of Object.entries(pageSecurityHeaders)) response.headers.set(name, value);
   return response;
 }

@@ -1,11 +1,12 @@
 "use client";
 
-import { createContext, useActionState, useContext, useId, useState, type ReactNode } from "react";
+import { createContext, startTransition, useActionState, useContext, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { cn } from "@/components/ui/cn";
-import type { StaffActionResult } from "@/lib/dashboard/staff-action";
+import { MoneyInput } from "@/components/money-input";
+import type { ActionState as StaffActionResult } from "@/lib/dashboard/staff-action";
 
 /** A staff server action as forms call it (useActionState). */
 export type StaffFormAction = (previous: StaffActionResult, form: FormData) => Promise<StaffActionResult>;
@@ -47,14 +48,25 @@ export function ActionFeedback({ children }: { children: ReactNode }) {
 
 function useStaffForm(action: StaffFormAction) {
   const announce = useContext(AnnounceContext);
+  const formRef = useRef<HTMLFormElement>(null);
   // Announced from the action itself, not an effect: the form may be gone by the time it renders.
   const [result, formAction, pending] = useActionState<StaffActionResult, FormData>(async (previous, form) => {
     const outcome = await action(previous, form);
     announce?.(outcome);
+    // Emptied only once done: a refused form keeps what was typed (an emptied refund amount
+    // would mean "refund everything").
+    if (outcome?.ok) formRef.current?.reset();
     return outcome;
   }, null);
+  // React resets a form after its action runs; submitting through a transition instead keeps the
+  // fields as typed when the action refuses them.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
+    startTransition(() => formAction(data));
+  };
   // Inline only when nothing on the page announces it.
-  return { result, formAction, pending, inline: announce ? null : result };
+  return { result, formAction, pending, inline: announce ? null : result, formRef, onSubmit };
 }
 
 function Hidden({ values }: { values: Record<string, string> }) {
@@ -62,7 +74,14 @@ function Hidden({ values }: { values: Record<string, string> }) {
 }
 
 /** A labelled input whose field messages (from the action's validation) are tied to it. */
-export function FormField({ name, label, hint, className, ...props }: { name: string; label: string; hint?: string } & React.ComponentProps<"input">) {
+export function FormField({
+  name,
+  label,
+  hint,
+  className,
+  moneyLocale,
+  ...props
+}: { name: string; label: string; hint?: string; /** A money field read in this locale (MoneyInput). */ moneyLocale?: string } & React.ComponentProps<"input">) {
   const result = useContext(ResultContext);
   const id = useId();
   const errors = result && !result.ok ? result.fields?.[name] : undefined;
@@ -70,7 +89,11 @@ export function FormField({ name, label, hint, className, ...props }: { name: st
   return (
     <div className={cn("grid gap-1.5", className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      {moneyLocale ? (
+        <MoneyInput id={id} name={name} locale={moneyLocale} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      ) : (
+        <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
+      )}
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground">
           {hint}
@@ -105,10 +128,10 @@ export function ActionForm({
   className?: string;
   "aria-label"?: string;
 }) {
-  const { result, formAction, pending, inline } = useStaffForm(action);
+  const { result, formAction, pending, inline, formRef, onSubmit } = useStaffForm(action);
   return (
     <ResultContext value={result}>
-      <form action={formAction} className={cn("grid gap-3", className)} aria-label={ariaLabel}>
+      <form ref={formRef} action={formAction} onSubmit={onSubmit} className={cn("grid gap-3", className)} aria-label={ariaLabel}>
         <Hidden values={hidden} />
         {children}
         <div>
@@ -145,7 +168,7 @@ export function DialogActionForm({
   children?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
-  const { result, formAction, pending } = useStaffForm(async (previous, form) => {
+  const { result, formAction, pending, formRef, onSubmit } = useStaffForm(async (previous, form) => {
     const outcome = await action(previous, form);
     if (outcome?.ok) setOpen(false);
     return outcome;
@@ -163,7 +186,7 @@ export function DialogActionForm({
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         <ResultContext value={result}>
-          <form action={formAction} className="grid gap-4">
+          <form ref={formRef} action={formAction} onSubmit={onSubmit} className="grid gap-4">
             <Hidden values={hidden} />
             {children}
             {result && !result.ok ? <Outcome result={result} /> : null}

@@ -102,6 +102,7 @@ test("support signs in, finds a business and opens it, cancels a subscription as
   await expect(queue).toContainText(heldOrder);
   await expectAccessible(page);
   await queue.getByRole("button", { name: `Accept ${heldOrder}` }).click();
+  await page.getByRole("dialog", { name: `Accept ${heldOrder}?` }).getByRole("button", { name: "Accept payment" }).click();
   await expect(page.getByRole("status").filter({ hasText: `Accepted ${heldOrder}` })).toBeVisible();
   const accepted = await request.get(`/api/payment/${heldSession}`, { headers: auth(business.secret_key) });
   expect(((await accepted.json()) as { status: string }).status).toBe("succeeded");

@@ -78,6 +78,9 @@ test("staff sign in with the demo login, see the overview, find a payment by ord
   // Accept the held payment, then refund part of the paid one (a Radix dialog under the page's CSP).
   await page.goto(`/dashboard/payments/${held}`);
   await page.getByRole("button", { name: "Accept payment" }).click();
+  const accept = page.getByRole("dialog", { name: "Accept this payment?" });
+  await expect(accept).toContainText("This cannot be undone");
+  await accept.getByRole("button", { name: "Accept payment" }).click();
   await expect(page.getByTestId("action-result")).toHaveText("Accepted: the payment is succeeded.");
   await expect(page.getByRole("main").getByText("Succeeded", { exact: true })).toBeVisible();
 

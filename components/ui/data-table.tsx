@@ -57,7 +57,7 @@ export function DataTable<T extends RowData>({
           table.getRowModel().rows.map((row) => (
             <TableRow key={row.id}>
               {row.getAllCells().map((cell) => (
-                <TableCell key={cell.id}>
+                <TableCell key={cell.id} label={typeof cell.column.columnDef.header === "string" ? cell.column.columnDef.header : undefined}>
                   <table.FlexRender cell={cell} />
                 </TableCell>
               ))}

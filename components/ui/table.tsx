@@ -1,7 +1,11 @@
 import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
-/** Table markup; wide tables scroll sideways inside their card on a phone. */
+/**
+ * Table markup. Cells wrap (long ids anywhere) so a list fits its card at desktop widths with its
+ * actions in view; on a phone a table whose cells carry labels (`label`) shows each row as a card
+ * (components/ui/table-cards.css, through the dashboard's stylesheet); others scroll sideways.
+ */
 export function Table({ className, ...props }: ComponentProps<"table">) {
   return (
     <div data-slot="table-container" className="relative w-full overflow-x-auto">
@@ -32,8 +36,8 @@ export function TableHead({ className, ...props }: ComponentProps<"th">) {
   );
 }
 
-export function TableCell({ className, ...props }: ComponentProps<"td">) {
-  return <td data-slot="table-cell" className={cn("whitespace-nowrap px-3 py-2.5 align-middle", className)} {...props} />;
+export function TableCell({ className, label, ...props }: ComponentProps<"td"> & { /** The column's name, shown beside the value when the row is a card (phones). */ label?: string }) {
+  return <td data-slot="table-cell" data-label={label} className={cn("px-3 py-2.5 align-middle [overflow-wrap:anywhere]", className)} {...props} />;
 }
 
 export function TableCaption({ className, ...props }: ComponentProps<"caption">) {

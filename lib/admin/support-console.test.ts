@@ -189,7 +189,7 @@ describe("runSupportCommand (writes across businesses)", () => {
     const admin = staffFor("biz_someother", "admin");
     expect(await runSupportCommand(testDb(), admin, { intent: "open_business", business_id: biz.business.id })).toMatchObject({
       ok: true,
-      openBusinessId: biz.business.id,
+      data: { openBusinessId: biz.business.id },
     });
     expect(await runSupportCommand(testDb(), staffFor(biz.business.id, "owner"), { intent: "open_business", business_id: biz.business.id })).toMatchObject({
       ok: false,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { failure, forbidden, invalid, type StaffActionOutcome } from "@/lib/dashboard/staff-action";
-import { ForbiddenError } from "@/lib/errors";
+import { forbidden, onlySupport, staffAction, type ActionResult, type StaffActionRunner } from "@/lib/dashboard/staff-action";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { formatMoney } from "@/lib/money";
 import { acceptReviewedPayment, declineReviewedPayment } from "@/lib/payments/review-payment";
 import type { Staff } from "@/lib/staff/current-staff";
@@ -16,8 +16,6 @@ import {
   searchSubscriptions,
   supportCounts,
 } from "./support-queries";
-
-const onlySupport = "Only service support may use the support console";
 
 /**
  * The support console's reads for `staff`, who must be service support (`isAdmin`); anyone else
@@ -38,78 +36,99 @@ export function supportConsole(db: Db, staff: Staff) {
 
 const idOf = (prefix: string, what: string) =>
   z.string({ error: `${what} is required` }).regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), { error: `Unknown ${what}` });
+const businessOf = { business_id: idOf("biz", "business") };
 
-/** Every write of the support console, as its forms post it (`intent` names it). */
-export const supportCommand = z.discriminatedUnion(
-  "intent",
-  [
-    z.object({ intent: z.literal("open_business"), business_id: idOf("biz", "business") }),
-    z.object({
-      intent: z.literal("cancel_subscription"),
-      business_id: idOf("biz", "business"),
-      subscription_id: idOf("psub", "subscription"),
-      at_period_end: z.enum(["true", "false"], { error: "Choose when: at period end or now" }).transform((v) => v === "true"),
-    }),
-    z.object({ intent: z.literal("resume_subscription"), business_id: idOf("biz", "business"), subscription_id: idOf("psub", "subscription") }),
-    z.object({
-      intent: z.literal("review"),
-      business_id: idOf("biz", "business"),
-      session_id: idOf("cs", "payment"),
-      decision: z.enum(["accept", "decline"], { error: "Choose accept or decline" }),
-    }),
-  ],
-  { error: "Unknown operation" },
-);
+/** The business a support write names (any business: support), or NotFoundError. */
+async function namedBusiness(db: Db, businessId: string) {
+  const business = await findBusiness(db, businessId);
+  if (!business) throw new NotFoundError("business_not_found", "No such business");
+  return business;
+}
 
-/** What a support action answers; `openBusinessId` tells the server action which business to show in /dashboard. */
-export type SupportActionResult = StaffActionOutcome & { openBusinessId?: string };
+/** What a support write answers; `data.openBusinessId` tells the server action which business to show in /dashboard. */
+export type SupportActionResult = ActionResult<{ openBusinessId?: string }>;
+
+const openBusiness = staffAction({
+  permission: "support",
+  schema: z.object(businessOf),
+  run: async ({ db, input }) => {
+    const business = await namedBusiness(db, input.business_id);
+    return { message: `Opened ${business.name} as support.`, data: { openBusinessId: business.id } };
+  },
+});
+
+// Subscriptions are canceled and resumed as `admin`: the business can then not resume a
+// cancellation support scheduled.
+const cancel = staffAction({
+  permission: "support",
+  schema: z.object({
+    ...businessOf,
+    subscription_id: idOf("psub", "subscription"),
+    at_period_end: z.enum(["true", "false"], { error: "Choose when: at period end or now" }).transform((v) => v === "true"),
+  }),
+  run: async ({ db, input }) => {
+    const business = await namedBusiness(db, input.business_id);
+    const canceled = await cancelSubscription(db, business.id, input.subscription_id, { atPeriodEnd: input.at_period_end, by: "admin" });
+    return {
+      message:
+        canceled.status === "canceled"
+          ? `Subscription ${canceled.id} of ${business.name} is canceled now.`
+          : `Subscription ${canceled.id} of ${business.name} ends at the end of its period; only support can resume it.`,
+    };
+  },
+});
+
+const resume = staffAction({
+  permission: "support",
+  schema: z.object({ ...businessOf, subscription_id: idOf("psub", "subscription") }),
+  run: async ({ db, input }) => {
+    const business = await namedBusiness(db, input.business_id);
+    const resumed = await resumeSubscription(db, business.id, input.subscription_id, { by: "admin" });
+    return { message: `Subscription ${resumed.id} of ${business.name} is resumed: it renews as before.` };
+  },
+});
+
+const review = staffAction({
+  permission: "support",
+  schema: z.object({
+    ...businessOf,
+    session_id: idOf("cs", "payment"),
+    decision: z.enum(["accept", "decline"], { error: "Choose accept or decline" }),
+  }),
+  run: async ({ db, input }) => {
+    const business = await namedBusiness(db, input.business_id);
+    if (input.decision === "accept") {
+      const payment = await acceptReviewedPayment(db, business.id, input.session_id);
+      return { message: `Accepted ${payment.order_id} (${business.name}): ${formatMoney(payment.amount, payment.currency)} is ${payment.status}.` };
+    }
+    const payment = await declineReviewedPayment(db, business.id, input.session_id);
+    return { message: `Declined ${payment.order_id} (${business.name}): the customer is refunded.` };
+  },
+});
+
+/** Every write of the support console, by the `intent` its form posts; each is one staffAction. */
+export const supportOperations = {
+  open_business: openBusiness,
+  cancel_subscription: cancel,
+  resume_subscription: resume,
+  review,
+} satisfies Record<string, StaffActionRunner<{ openBusinessId?: string }>>;
+
+/** The operation a support form names, or null for an unknown `intent`. */
+export function supportOperation(intent: unknown): StaffActionRunner<{ openBusinessId?: string }> | null {
+  return typeof intent === "string" && Object.hasOwn(supportOperations, intent)
+    ? supportOperations[intent as keyof typeof supportOperations]
+    : null;
+}
 
 /**
- * One write of the support console for `staff`: refused unless they are service support, then
- * validated, then run in the business the form names (each service function re-reads its rows
- * in that business, so an id of another business is not found). Subscriptions are canceled and
- * resumed as `admin`: the business can then not resume a cancellation support scheduled.
+ * One write of the support console for `staff` (tests call it with any Staff): refused unless
+ * they are service support, then validated and run in the business the form names (each service
+ * function re-reads its rows in that business, so an id of another business is not found).
  */
 export async function runSupportCommand(db: Db, staff: Staff, form: Record<string, unknown>): Promise<SupportActionResult> {
+  const operation = supportOperation(form.intent);
   if (!staff.isAdmin) return forbidden(onlySupport);
-  const parsed = supportCommand.safeParse(form);
-  if (!parsed.success) return invalid(parsed.error);
-  const command = parsed.data;
-  try {
-    const business = await findBusiness(db, command.business_id);
-    if (!business) return { ok: false, error: "business_not_found", message: "No such business" };
-    switch (command.intent) {
-      case "open_business":
-        return { ok: true, message: `Opened ${business.name} as support.`, openBusinessId: business.id };
-      case "cancel_subscription": {
-        const canceled = await cancelSubscription(db, business.id, command.subscription_id, { atPeriodEnd: command.at_period_end, by: "admin" });
-        return {
-          ok: true,
-          message:
-            canceled.status === "canceled"
-              ? `Subscription ${canceled.id} of ${business.name} is canceled now.`
-              : `Subscription ${canceled.id} of ${business.name} ends at the end of its period; only support can resume it.`,
-        };
-      }
-      case "resume_subscription": {
-        const resumed = await resumeSubscription(db, business.id, command.subscription_id, { by: "admin" });
-        return { ok: true, message: `Subscription ${resumed.id} of ${business.name} is resumed: it renews as before.` };
-      }
-      case "review": {
-        const payment =
-          command.decision === "accept"
-            ? await acceptReviewedPayment(db, business.id, command.session_id)
-            : await declineReviewedPayment(db, business.id, command.session_id);
-        return {
-          ok: true,
-          message:
-            command.decision === "accept"
-              ? `Accepted ${payment.order_id} (${business.name}): ${formatMoney(payment.amount, payment.currency)} is ${payment.status}.`
-              : `Declined ${payment.order_id} (${business.name}): the customer is refunded.`,
-        };
-      }
-    }
-  } catch (error) {
-    return failure(error, { action: "support", intent: command.intent, businessId: command.business_id });
-  }
+  if (!operation) return { ok: false, error: "validation_failed", message: "Unknown operation", fields: { intent: ["Unknown operation"] } };
+  return operation(db, staff, form);
 }

@@ -4,8 +4,7 @@ import { changePassword } from "@/lib/staff/change-password";
 import type { Staff } from "@/lib/staff/current-staff";
 import { LoginRateLimitedError, StaffInputError } from "@/lib/staff/errors";
 import { endUserSessions } from "@/lib/staff/staff-sessions";
-import type { ActionResult } from "./run-staff-action";
-import { invalid } from "./staff-action";
+import { invalid, type ActionResult } from "./staff-action";
 
 // The account page's actions: about the signed-in user, not a business (no business field).
 

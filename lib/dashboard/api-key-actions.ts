@@ -1,12 +1,10 @@
 import { z } from "zod";
-import type { Db } from "@/db/client";
 import { createApiKeySchema, maxRollOverlapSeconds } from "@/lib/auth/api-key-input";
 import type { ApiKeyView } from "@/lib/auth/api-key-view";
 import { issueApiKey } from "@/lib/auth/issue-api-key";
 import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import { rollApiKey } from "@/lib/auth/roll-api-key";
-import type { Staff } from "@/lib/staff/current-staff";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+import { businessIdField, staffAction } from "./staff-action";
 
 /** A new key as the dashboard shows it once: the view and the key in clear. */
 export type IssuedKey = ApiKeyView & { key: string };
@@ -40,16 +38,20 @@ const rollSchema = z.object({
 const revokeSchema = z.object({ business: businessIdField, key: keyId });
 
 /** Create a key (owner or admin): answered once in clear. */
-export async function createApiKeyAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<IssuedKey>> {
-  return runStaffAction(staff, "api_keys", createSchema, input, async (form, businessId) => {
+export const createApiKeyAs = staffAction<typeof createSchema, IssuedKey>({
+  permission: "api_keys",
+  schema: createSchema,
+  run: async ({ db, businessId, input: form }) => {
     const issued = await issueApiKey(db, businessId, { kind: form.kind, name: form.name });
     return { message: `The ${issued.kind} key is created. Copy it now: it is not shown again.`, data: issued };
-  });
-}
+  },
+});
 
 /** Roll a key: a replacement answered once in clear; the old key keeps working for the chosen overlap. */
-export async function rollApiKeyAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<IssuedKey>> {
-  return runStaffAction(staff, "api_keys", rollSchema, input, async (form, businessId) => {
+export const rollApiKeyAs = staffAction<typeof rollSchema, IssuedKey>({
+  permission: "api_keys",
+  schema: rollSchema,
+  run: async ({ db, businessId, input: form }) => {
     const rolled = await rollApiKey(db, businessId, form.key, { expiresInSeconds: form.overlap });
     const { rolled_key: old, ...issued } = rolled;
     return {
@@ -59,13 +61,15 @@ export async function rollApiKeyAs(db: Db, staff: Staff, input: unknown): Promis
           : `The key is rolled; the old key (${old.prefix}) keeps working until ${old.expires_at}. Copy the new key now: it is not shown again.`,
       data: issued,
     };
-  });
-}
+  },
+});
 
 /** Revoke a key: it gets the API's uniform 401 from the next request. */
-export async function revokeApiKeyAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<ApiKeyView>> {
-  return runStaffAction(staff, "api_keys", revokeSchema, input, async (form, businessId) => {
+export const revokeApiKeyAs = staffAction<typeof revokeSchema, ApiKeyView>({
+  permission: "api_keys",
+  schema: revokeSchema,
+  run: async ({ db, businessId, input: form }) => {
     const revoked = await revokeApiKey(db, businessId, form.key);
     return { message: `The key ${revoked.prefix} is revoked: it no longer opens the API.`, data: revoked };
-  });
-}
+  },
+});

@@ -13,7 +13,7 @@ import {
 } from "@/lib/subscriptions/testing/subscription-fixtures";
 import { testDb } from "@/test/helpers";
 import { getSubscriptionDetail } from "./get-subscription-detail";
-import { listDashboardSubscriptions } from "./list-dashboard-subscriptions";
+import { listSubscriptionsNewestFirst } from "@/lib/subscriptions/list-subscriptions";
 import { cancelSubscriptionAs, resumeSubscriptionAs } from "./subscription-actions";
 import { parseSubscriptionFilters } from "./subscription-filters";
 import { resumeBlockedReason, subscriptionStatusLabel } from "./subscription-format";
@@ -40,7 +40,7 @@ async function signedUp(biz: CreatedBusiness, overrides: Record<string, unknown>
   return (await subscriptionOfSession(sessionId)).id;
 }
 
-describe("listDashboardSubscriptions", () => {
+describe("listSubscriptionsNewestFirst", () => {
   it("pages newest first both ways, filters by status (canceling included) and customer, and shows only the business's own", async () => {
     const { biz } = await subscriptionBusiness();
     const { biz: other } = await subscriptionBusiness();
@@ -49,15 +49,15 @@ describe("listDashboardSubscriptions", () => {
     await signedUp(other, { customer: "cus_ada" });
     const newest = [...ids].reverse();
 
-    const first = await listDashboardSubscriptions(testDb(), biz.business.id, {}, 3);
+    const first = await listSubscriptionsNewestFirst(testDb(), biz.business.id, {}, 3);
     expect(first.data.map((s) => s.id)).toEqual(newest.slice(0, 3));
     expect(first.previous).toBeNull();
     expect(first.next).toBe(newest[2]);
-    const second = await listDashboardSubscriptions(testDb(), biz.business.id, { after: first.next! }, 3);
+    const second = await listSubscriptionsNewestFirst(testDb(), biz.business.id, { after: first.next! }, 3);
     expect(second.data.map((s) => s.id)).toEqual(newest.slice(3));
     expect(second.next).toBeNull();
     expect(second.previous).toBe(newest[3]);
-    const back = await listDashboardSubscriptions(testDb(), biz.business.id, { before: second.previous! }, 3);
+    const back = await listSubscriptionsNewestFirst(testDb(), biz.business.id, { before: second.previous! }, 3);
     expect(back.data.map((s) => s.id)).toEqual(newest.slice(0, 3));
     expect(back.previous).toBeNull();
     expect(back.next).toBe(newest[2]);
@@ -68,13 +68,13 @@ describe("listDashboardSubscriptions", () => {
     const ended = await cancelSubscriptionAs(testDb(), manager, { business: biz.business.id, subscription: ids[2], when: "now" });
     expect(ended.ok).toBe(true);
     const status = async (s: "active" | "past_due" | "canceling" | "canceled") =>
-      (await listDashboardSubscriptions(testDb(), biz.business.id, { status: s })).data.map((x) => x.id).sort();
+      (await listSubscriptionsNewestFirst(testDb(), biz.business.id, { status: s })).data.map((x) => x.id).sort();
     expect(await status("canceling")).toEqual([ids[1]]);
     expect(await status("canceled")).toEqual([ids[2]]);
     expect(await status("active")).toEqual([ids[0], ids[1], ids[3]].sort());
     expect(await status("past_due")).toEqual([]);
-    expect((await listDashboardSubscriptions(testDb(), biz.business.id, { customer: "cus_ada" })).data.map((s) => s.id)).toEqual([ids[0]]);
-    expect((await listDashboardSubscriptions(testDb(), other.business.id, {})).data.every((s) => !ids.includes(s.id))).toBe(true);
+    expect((await listSubscriptionsNewestFirst(testDb(), biz.business.id, { customer: "cus_ada" })).data.map((s) => s.id)).toEqual([ids[0]]);
+    expect((await listSubscriptionsNewestFirst(testDb(), other.business.id, {})).data.every((s) => !ids.includes(s.id))).toBe(true);
   });
 
   it("parses the page's query: bad values are reported and dropped, never thrown", () => {

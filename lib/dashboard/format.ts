@@ -27,7 +27,15 @@ export function formatDay(day: string): string {
 export type StatusTone = "success" | "warning" | "destructive" | "secondary" | "outline";
 
 /** A payment's status as staff read it, and its colour: `null` is a session nobody has paid yet. */
-export function paymentStatusLabel(status: PaymentView["status"]): { label: string; tone: StatusTone } {
+export function paymentStatusLabel(
+  status: PaymentView["status"],
+  refund?: { amount: number; refunded: number },
+): { label: string; tone: StatusTone } {
+  // A succeeded payment refunded since: what the merchant needs to see where the list shows status.
+  if (status === "succeeded" && refund && refund.refunded > 0)
+    return refund.refunded >= refund.amount
+      ? { label: "Refunded", tone: "outline" }
+      : { label: "Partially refunded", tone: "warning" };
   switch (status) {
     case "succeeded":
       return { label: "Succeeded", tone: "success" };

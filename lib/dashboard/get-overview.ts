@@ -4,7 +4,7 @@ import { businesses, payments, sessions, webhookEvents, type WebhookEvent } from
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
 import { getBalances } from "@/lib/ledger/get-balances";
-import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { listedPayment, type ListedPayment } from "./list-payments";
 import { isoMicros, toDbTime } from "@/lib/time";
 
 export type VolumeDay = {
@@ -32,8 +32,8 @@ export type Overview = {
   balance: number;
   payoutBalance: number;
   days: VolumeDay[];
-  recentPayments: PaymentView[];
-  waitingForReview: PaymentView[];
+  recentPayments: ListedPayment[];
+  waitingForReview: ListedPayment[];
   failingDeliveries: FailingDelivery[];
 };
 
@@ -104,8 +104,8 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
     balance: balances.balance,
     payoutBalance: balances.payout_balance,
     days,
-    recentPayments: recent.map((r) => paymentView(r.session, r.payment, business)),
-    waitingForReview: review.map((r) => paymentView(r.session, r.payment, business)),
+    recentPayments: recent.map((r) => listedPayment(r.session, r.payment, business)),
+    waitingForReview: review.map((r) => listedPayment(r.session, r.payment, business)),
     failingDeliveries: failing.map((e) => ({
       id: e.id,
       type: e.type,

@@ -7,8 +7,16 @@ import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
 import { toDbTime } from "@/lib/time";
 import type { PaymentFilters } from "./payment-filters";
 
+/** A payment as the dashboard lists it: the interface's Payment plus what is refunded (cents). */
+export type ListedPayment = PaymentView & { refunded_amount: number };
+
+/** The listed form of a session and its payment (refunded 0 before any refund). */
+export function listedPayment(...[session, payment, business]: Parameters<typeof paymentView>): ListedPayment {
+  return { ...paymentView(session, payment, business), refunded_amount: payment?.refundedAmount ?? 0 };
+}
+
 export type PaymentListPage = {
-  data: PaymentView[];
+  data: ListedPayment[];
   /** Cursors for the neighbouring pages (session ids), null at either end. */
   next: string | null;
   previous: string | null;
@@ -78,7 +86,7 @@ export async function listPayments(
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backwards) page.reverse();
-  const data = page.map((r) => paymentView(r.session, r.payment, business));
+  const data = page.map((r) => listedPayment(r.session, r.payment, business));
   const first = data[0]?.session_id ?? null;
   const last = data.at(-1)?.session_id ?? null;
   // Going forwards, a previous page exists when we came from one; going backwards, a next one does.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSafeText } from "@/lib/http/validation";
 import { paymentStatuses } from "@/db/schema";
 
 /** Statuses a dashboard list can filter by: the interface's, plus `open` (a session nobody has paid yet). */
@@ -14,7 +15,7 @@ const empty = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefi
 
 export const paymentFiltersSchema = z
   .object({
-    q: z.preprocess(empty, z.string().max(200, "At most 200 characters").optional()),
+    q: z.preprocess(empty, z.string().max(200, "At most 200 characters").refine(isSafeText, "Must not contain NUL characters or unpaired surrogates").optional()),
     status: z.preprocess(empty, z.enum(listStatuses, { error: "Unknown status" }).optional()),
     method: z.preprocess(empty, z.string().regex(/^[a-z0-9_]{1,40}$/, "Unknown payment method").optional()),
     from: z.preprocess(empty, day.optional()),

@@ -10,9 +10,11 @@ import {
   type ApprovalStaff,
 } from "@/lib/payouts/payout-approvals";
 import type { Staff } from "@/lib/staff/current-staff";
-import { z } from "zod";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
-import type { StaffActionOutcome } from "./staff-action";
+import { withMoney } from "./parse-money";
+import { staffAction } from "./staff-action";
+
+/** What an approval step answers its staffAction's `run`. */
+type Done = { message: string };
 
 const approvalStaff = (staff: Staff): ApprovalStaff => ({ userId: staff.userId, email: staff.email, actor: staff.isAdmin ? "support" : "merchant" });
 
@@ -25,14 +27,13 @@ type Operation =
  * above it, records a request for a second staff member and answers what happened; null when
  * the operation may run at once. Withdrawal amounts are read from the withdrawal.
  */
-export async function askSecondApproval(db: Db, staff: Staff, operation: Operation): Promise<StaffActionOutcome | null> {
+export async function askSecondApproval(db: Db, staff: Staff, operation: Operation): Promise<Done | null> {
   const threshold = await approvalThresholdOf(db, staff.businessId);
   if (threshold === null) return null;
   if (operation.kind === "allocate") {
     if (!needsApproval(threshold, operation.amount)) return null;
     await requestAllocationApproval(db, { businessId: staff.businessId, email: operation.email, amount: operation.amount, requester: approvalStaff(staff) });
     return {
-      ok: true,
       message: `Allocating ${formatMoney(operation.amount)} to ${operation.email} is above ${formatMoney(threshold)}: it waits for another staff member's approval (listed under Approvals). Nothing moved yet.`,
     };
   }
@@ -45,18 +46,16 @@ export async function askSecondApproval(db: Db, staff: Staff, operation: Operati
   });
   if (!request) return null;
   return {
-    ok: true,
     message: `This withdrawal of ${formatMoney(request.amount)} is above ${formatMoney(threshold)}: its approval waits for another staff member (listed under Approvals). It is still pending.`,
   };
 }
 
 /** Approves or rejects a request of another staff member. */
-export async function decideApprovalCommand(db: Db, staff: Staff, approvalId: string, decision: "approve" | "reject"): Promise<StaffActionOutcome> {
+export async function decideApprovalCommand(db: Db, staff: Staff, approvalId: string, decision: "approve" | "reject"): Promise<Done> {
   const { approval, payout } = await decidePayoutApproval(db, { businessId: staff.businessId, approvalId, decider: approvalStaff(staff), decision });
   const what = approval.kind === "allocate" ? `allocation of ${formatMoney(approval.amount)} to ${String(approval.payload.email)}` : `withdrawal of ${formatMoney(approval.amount)}`;
-  if (decision === "reject") return { ok: true, message: `Rejected the ${what} asked by ${approval.requestedByEmail}: nothing moved.` };
+  if (decision === "reject") return { message: `Rejected the ${what} asked by ${approval.requestedByEmail}: nothing moved.` };
   return {
-    ok: true,
     message:
       approval.kind === "allocate"
         ? `Approved the ${what} asked by ${approval.requestedByEmail}; their balance is ${formatMoney(payout!.balance)}. Their payout hash: ${payout!.hash}`
@@ -64,25 +63,17 @@ export async function decideApprovalCommand(db: Db, staff: Staff, approvalId: st
   };
 }
 
-const thresholdSchema = z.object({
-  business: businessIdField,
-  threshold: z
-    .string({ error: "Enter an amount in dollars, or leave it empty" })
-    .trim()
-    .transform((v) => v.replace(/,/g, ""))
-    .pipe(z.string().regex(/^(\d{1,9}(\.\d{1,2})?)?$/, { error: "Enter the amount in dollars, like 500.00, or leave it empty for no threshold" }))
-    .transform((v) => (v === "" ? null : Math.round(Number(v) * 100))),
-});
-
-/** The Team page's four-eyes threshold (owners and support). */
-export async function saveApprovalThresholdAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "team", thresholdSchema, input, async (form, businessId) => {
-    await setApprovalThreshold(db, businessId, form.threshold);
+/** The Team page's four-eyes threshold (owners and support), typed as the payouts' money is. */
+export const saveApprovalThresholdAs = staffAction({
+  permission: "team",
+  schema: withMoney({}, { threshold: { what: "threshold", optional: true } }),
+  run: async ({ db, businessId, input }) => {
+    await setApprovalThreshold(db, businessId, input.threshold);
     return {
       message:
-        form.threshold === null
+        input.threshold === null
           ? "No threshold: allocations and withdrawal approvals run at once."
-          : `Allocations and withdrawal approvals above ${formatMoney(form.threshold)} now need a second staff member's approval.`,
+          : `Allocations and withdrawal approvals above ${formatMoney(input.threshold)} now need a second staff member's approval.`,
     };
-  });
-}
+  },
+});

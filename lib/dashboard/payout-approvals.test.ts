@@ -35,7 +35,7 @@ describe("four eyes on money leaving (decision 0044b)", () => {
     expect(await saveApprovalThresholdAs(testDb(), owner, { business: biz.business.id, threshold: "lots" })).toMatchObject({ ok: false, error: "validation_failed" });
     expect(await saveApprovalThresholdAs(testDb(), owner, { business: biz.business.id, threshold: "100.00" })).toMatchObject({ ok: true });
 
-    const form = { business_id: biz.business.id };
+    const form = { business: biz.business.id };
     const small = await runPayoutCommand(testDb(), manager, { ...form, intent: "allocate", email: uniqueEmail("small"), amount: "100.00" });
     expect(small).toMatchObject({ ok: true, message: expect.stringContaining("Allocated $100.00") });
     const before = await balancesOf(biz.business.id);
@@ -65,22 +65,22 @@ describe("four eyes on money leaving (decision 0044b)", () => {
     await setApprovalThreshold(testDb(), biz.business.id, 5_000);
     const user = await payoutUser(biz.secretKey, 20_000);
     const res = await asUser<{ id: string }>(user.hash, "POST", "/payout/operations/withdrawals", { amount: 10_000, destination: "IBAN DE89 3704 0044 0532 0130 00" });
-    const form = { business_id: biz.business.id, withdrawal_id: res.body.id };
+    const form = { business: biz.business.id, withdrawal_id: res.body.id };
     expect(await runPayoutCommand(testDb(), owner, { ...form, intent: "complete" })).toMatchObject({ ok: true, message: expect.stringContaining("waits for another staff member") });
     expect(await runPayoutCommand(testDb(), owner, { ...form, intent: "complete" })).toMatchObject({ ok: false, error: "approval_already_requested" });
     const status = async () => (await testDb().select().from(payoutWithdrawals).where(eq(payoutWithdrawals.id, res.body.id)))[0]!.status;
     expect(await status()).toBe("pending");
     const [request] = await approvalsOf(biz.business.id);
-    expect(await runPayoutCommand(testDb(), manager, { business_id: biz.business.id, intent: "reject_request", approval_id: request!.id })).toMatchObject({ ok: true });
+    expect(await runPayoutCommand(testDb(), manager, { business: biz.business.id, intent: "reject_request", approval_id: request!.id })).toMatchObject({ ok: true });
     expect(await status()).toBe("pending");
     // Asked again, approved by the other: paid out.
     await runPayoutCommand(testDb(), owner, { ...form, intent: "complete" });
     const pending = (await approvalsOf(biz.business.id)).find((a) => a.status === "pending")!;
-    expect(await runPayoutCommand(testDb(), manager, { business_id: biz.business.id, intent: "approve_request", approval_id: pending.id })).toMatchObject({ ok: true });
+    expect(await runPayoutCommand(testDb(), manager, { business: biz.business.id, intent: "approve_request", approval_id: pending.id })).toMatchObject({ ok: true });
     expect(await status()).toBe("completed");
     // Another business cannot decide it.
     const other = await payoutBusiness(1000);
     const stranger = await staffOf(other.business.id, "owner");
-    expect(await runPayoutCommand(testDb(), stranger, { business_id: other.business.id, intent: "approve_request", approval_id: pending.id })).toMatchObject({ ok: false, error: "approval_not_found" });
+    expect(await runPayoutCommand(testDb(), stranger, { business: other.business.id, intent: "approve_request", approval_id: pending.id })).toMatchObject({ ok: false, error: "approval_not_found" });
   });
 });

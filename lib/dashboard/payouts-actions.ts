@@ -11,40 +11,13 @@ import { createPayoutSchema, settleSchema } from "@/lib/payouts/payout-input";
 import { deactivatePayoutUser, reactivatePayoutUser } from "@/lib/payouts/set-payout-user-status";
 import { completeWithdrawal, rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
 import type { Staff } from "@/lib/staff/current-staff";
+import { withMoney } from "./parse-money";
 import { askSecondApproval, decideApprovalCommand } from "./payout-approval-actions";
-import { failure, invalid, refuseUnlessAllowed, type StaffActionResult } from "./staff-action";
-
-/** Dollars as staff type them ("12.50", "12", "1,000.00"), as integer cents. */
-export const dollarsField = (what: string) =>
-  z
-    .string({ error: `Enter the ${what}` })
-    .trim()
-    .transform((v) => v.replace(/,/g, ""))
-    .pipe(z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, { error: `Enter the ${what} in dollars, like 12.50` }))
-    .transform((v) => Math.round(Number(v) * 100))
-    .refine((cents) => cents > 0, { error: `The ${what} must be more than 0` });
+import { staffAction, type ActionResult, type StaffActionRunner } from "./staff-action";
 
 const id = (prefix: string, what: string) => z.string({ error: `${what} is required` }).regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), { error: `Unknown ${what}` });
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => (v?.trim() ? v : undefined));
-
-/** Every payout operation of the dashboard, as its form posts it (`intent` names it). */
-export const payoutCommand = z.discriminatedUnion(
-  "intent",
-  [
-    z.object({ intent: z.literal("set_enabled"), enabled: z.enum(["true", "false"]).transform((v) => v === "true") }),
-    z.object({ intent: z.literal("transfer"), amount: dollarsField("amount") }),
-    z.object({ intent: z.literal("allocate"), email: z.string({ error: "email is required" }), amount: dollarsField("amount") }),
-    z.object({ intent: z.literal("complete"), withdrawal_id: id("wd", "withdrawal"), settlement_reference: optionalText }),
-    z.object({ intent: z.literal("reject"), withdrawal_id: id("wd", "withdrawal"), reason: optionalText }),
-    z.object({ intent: z.enum(["deactivate", "reactivate"]), payout_user_id: id("pu", "payout user") }),
-    z.object({ intent: z.enum(["approve_request", "reject_request"]), approval_id: id("apr", "approval request") }),
-  ],
-  { error: "Unknown operation" },
-);
-export type PayoutCommand = z.input<typeof payoutCommand>;
+/** A blank text field is absent; anything else meets the API's rule for it. */
+const blankIsAbsent = <T extends z.ZodType>(rule: T) => z.preprocess((v) => (typeof v === "string" && !v.trim() ? undefined : v), rule);
 
 async function getBusiness(db: Db, businessId: string) {
   const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
@@ -52,90 +25,131 @@ async function getBusiness(db: Db, businessId: string) {
   return business;
 }
 
+const actorOf = (staff: Staff) => (staff.isAdmin ? "support" : "merchant");
+
+const setEnabled = staffAction({
+  permission: "payouts",
+  schema: z.object({ enabled: z.enum(["true", "false"], { error: "Choose enabled or disabled" }).transform((v) => v === "true") }),
+  run: async ({ db, businessId, input }) => {
+    await setPayoutsEnabled(db, businessId, input.enabled);
+    return {
+      message: input.enabled
+        ? "Payouts are enabled: you can allocate funds to payout users."
+        : "Payouts are disabled: allocations are refused (here and through the API) until you enable them again. Payout users keep their balances.",
+    };
+  },
+});
+
+const transfer = staffAction({
+  permission: "payouts",
+  schema: withMoney({}, { amount: { what: "amount" } }),
+  run: async ({ db, businessId, input }) => {
+    const balances = await transferToPayoutBalance(db, businessId, input.amount);
+    return {
+      message: `Moved ${formatMoney(input.amount)} to the payout balance (balance ${formatMoney(balances.balance)}, payout balance ${formatMoney(balances.payout_balance)}).`,
+    };
+  },
+});
+
+// The API's own body rules (createPayoutSchema) after the typed amount is read as cents.
+const allocate = staffAction({
+  permission: "payouts",
+  schema: withMoney({ email: z.string({ error: "email is required" }) }, { amount: { what: "amount" } }).pipe(createPayoutSchema),
+  run: async ({ db, staff, businessId, input }) => {
+    const waiting = await askSecondApproval(db, staff, { kind: "allocate", ...input });
+    if (waiting) return waiting;
+    const created = await createPayout(db, await getBusiness(db, businessId), input);
+    return {
+      message: `Allocated ${formatMoney(input.amount)} to ${input.email}${created.createdUser ? " (new payout user)" : ""}; their balance is ${formatMoney(created.balance)}. Their payout hash, to reach their balance and withdraw: ${created.hash}`,
+    };
+  },
+});
+
+const withdrawal = id("wd", "withdrawal");
+
+const complete = staffAction({
+  permission: "payouts",
+  schema: z.object({ withdrawal_id: withdrawal, settlement_reference: blankIsAbsent(settleSchema.shape.settlement_reference) }),
+  run: async ({ db, staff, businessId, input }) => {
+    const waiting = await askSecondApproval(db, staff, { kind: "complete_withdrawal", withdrawalId: input.withdrawal_id, settlementReference: input.settlement_reference });
+    if (waiting) return waiting;
+    const settled = await completeWithdrawal(db, { businessId, withdrawalId: input.withdrawal_id }, { settlementReference: input.settlement_reference ?? undefined }, actorOf(staff));
+    return { message: `Withdrawal of ${formatMoney(Number(settled.amount))} approved: marked as paid out.` };
+  },
+});
+
+const reject = staffAction({
+  permission: "payouts",
+  schema: z.object({ withdrawal_id: withdrawal, reason: blankIsAbsent(settleSchema.shape.reason) }),
+  run: async ({ db, staff, businessId, input }) => {
+    const settled = await rejectWithdrawal(db, { businessId, withdrawalId: input.withdrawal_id }, { reason: input.reason ?? undefined }, actorOf(staff));
+    return { message: `Withdrawal of ${formatMoney(Number(settled.amount))} rejected: the funds are back in the user's balance.` };
+  },
+});
+
+const payoutUser = z.object({ payout_user_id: id("pu", "payout user") });
+
+const deactivate = staffAction({
+  permission: "payouts",
+  schema: payoutUser,
+  run: async ({ db, businessId, input }) => {
+    const user = await deactivatePayoutUser(db, businessId, input.payout_user_id);
+    return {
+      message: `${user.email} is deactivated: their hash answers 401 and no funds can be allocated to them. Their pending withdrawals can still be approved or rejected.`,
+    };
+  },
+});
+
+const reactivate = staffAction({
+  permission: "payouts",
+  schema: payoutUser,
+  run: async ({ db, businessId, input }) => {
+    const user = await reactivatePayoutUser(db, businessId, input.payout_user_id);
+    return { message: `${user.email} is active again: the same hash works.` };
+  },
+});
+
+const approval = z.object({ approval_id: id("apr", "approval request") });
+
+// Four eyes (decision 0044b): another staff member decides a request above the threshold.
+const approveRequest = staffAction({
+  permission: "payouts",
+  schema: approval,
+  run: ({ db, staff, input }) => decideApprovalCommand(db, staff, input.approval_id, "approve"),
+});
+
+const rejectRequest = staffAction({
+  permission: "payouts",
+  schema: approval,
+  run: ({ db, staff, input }) => decideApprovalCommand(db, staff, input.approval_id, "reject"),
+});
+
+/** Every payout operation of the dashboard, by the `intent` its form posts; each is one staffAction. */
+export const payoutOperations = {
+  set_enabled: setEnabled,
+  transfer,
+  allocate,
+  complete,
+  reject,
+  deactivate,
+  reactivate,
+  approve_request: approveRequest,
+  reject_request: rejectRequest,
+} satisfies Record<string, StaffActionRunner>;
+
+export type PayoutIntent = keyof typeof payoutOperations;
+
+/** The operation a payout form names, or null for an unknown `intent`. */
+export function payoutOperation(intent: unknown): StaffActionRunner | null {
+  return typeof intent === "string" && Object.hasOwn(payoutOperations, intent) ? payoutOperations[intent as PayoutIntent] : null;
+}
+
 /**
- * One payout operation from the dashboard for `staff`, in the business the form was shown for
- * (`form.business_id`): the same service functions, rules and error messages as the payout API.
- * Checked first: the role may do `payouts` there and it is still the business the dashboard
- * shows. Structured apart from Next (the server action only adds requireStaffFor), so tests call
- * it with any Staff.
+ * One payout operation from the dashboard for `staff` (tests call it with any Staff): the operation
+ * the form's `intent` names, run through staffAction with the payout API's rules and messages.
  */
-export async function runPayoutCommand(db: Db, staff: Staff, form: Record<string, unknown>): Promise<StaffActionResult> {
-  const refused = refuseUnlessAllowed(staff, "payouts", form.business_id);
-  if (refused) return refused;
-  const parsed = payoutCommand.safeParse(form);
-  if (!parsed.success) return invalid(parsed.error);
-  const command = parsed.data;
-  const businessId = staff.businessId;
-  const actor = staff.isAdmin ? "support" : "merchant";
-  try {
-    switch (command.intent) {
-      case "set_enabled": {
-        await setPayoutsEnabled(db, businessId, command.enabled);
-        return {
-          ok: true,
-          message: command.enabled
-            ? "Payouts are enabled: you can allocate funds to payout users."
-            : "Payouts are disabled: allocations are refused (here and through the API) until you enable them again. Payout users keep their balances.",
-        };
-      }
-      case "transfer": {
-        const balances = await transferToPayoutBalance(db, businessId, command.amount);
-        return {
-          ok: true,
-          message: `Moved ${formatMoney(command.amount)} to the payout balance (balance ${formatMoney(balances.balance)}, payout balance ${formatMoney(balances.payout_balance)}).`,
-        };
-      }
-      case "allocate": {
-        const input = createPayoutSchema.safeParse({ email: command.email, amount: command.amount });
-        if (!input.success) return invalid(input.error);
-        const waiting = await askSecondApproval(db, staff, { kind: "allocate", ...input.data });
-        if (waiting) return waiting;
-        const created = await createPayout(db, await getBusiness(db, businessId), input.data);
-        return {
-          ok: true,
-          message: `Allocated ${formatMoney(input.data.amount)} to ${input.data.email}${created.createdUser ? " (new payout user)" : ""}; their balance is ${formatMoney(created.balance)}. Their payout hash, to reach their balance and withdraw: ${created.hash}`,
-        };
-      }
-      case "complete":
-      case "reject": {
-        const details = settleSchema.safeParse({ reason: command.intent === "reject" ? command.reason : undefined, settlement_reference: command.intent === "complete" ? command.settlement_reference : undefined });
-        if (!details.success) return invalid(details.error);
-        const ref = { businessId, withdrawalId: command.withdrawal_id };
-        if (command.intent === "complete") {
-          const waiting = await askSecondApproval(db, staff, { kind: "complete_withdrawal", withdrawalId: ref.withdrawalId, settlementReference: details.data.settlement_reference });
-          if (waiting) return waiting;
-        }
-        const settled =
-          command.intent === "complete"
-            ? await completeWithdrawal(db, ref, { settlementReference: details.data.settlement_reference }, actor)
-            : await rejectWithdrawal(db, ref, { reason: details.data.reason }, actor);
-        return {
-          ok: true,
-          message:
-            settled.status === "completed"
-              ? `Withdrawal of ${formatMoney(Number(settled.amount))} approved: marked as paid out.`
-              : `Withdrawal of ${formatMoney(Number(settled.amount))} rejected: the funds are back in the user's balance.`,
-        };
-      }
-      case "deactivate":
-      case "reactivate": {
-        const user =
-          command.intent === "deactivate"
-            ? await deactivatePayoutUser(db, businessId, command.payout_user_id)
-            : await reactivatePayoutUser(db, businessId, command.payout_user_id);
-        return {
-          ok: true,
-          message:
-            user.status === "inactive"
-              ? `${user.email} is deactivated: their hash answers 401 and no funds can be allocated to them. Their pending withdrawals can still be approved or rejected.`
-              : `${user.email} is active again: the same hash works.`,
-        };
-      }
-      case "approve_request":
-      case "reject_request":
-        return await decideApprovalCommand(db, staff, command.approval_id, command.intent === "approve_request" ? "approve" : "reject");
-    }
-  } catch (error) {
-    return failure(error, { action: "payouts", intent: command.intent, businessId });
-  }
+export async function runPayoutCommand(db: Db, staff: Staff, form: Record<string, unknown>): Promise<ActionResult> {
+  const operation = payoutOperation(form.intent);
+  if (!operation) return { ok: false, error: "validation_failed", message: "Unknown operation", fields: { intent: ["Unknown operation"] } };
+  return operation(db, staff, form);
 }

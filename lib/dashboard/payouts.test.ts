@@ -32,7 +32,7 @@ describe("getPayoutsDashboard", () => {
     const second = await withdraw(bob.hash, 500);
     await withdraw(stranger.hash, 100);
     const done = await withdraw(bob.hash, 200);
-    await runPayoutCommand(testDb(), staffFor(biz.business.id, "owner"), { business_id: biz.business.id, intent: "complete", withdrawal_id: done });
+    await runPayoutCommand(testDb(), staffFor(biz.business.id, "owner"), { business: biz.business.id, intent: "complete", withdrawal_id: done });
 
     const view = await getPayoutsDashboard(testDb(), biz.business.id);
     expect(view).toMatchObject({ payoutsEnabled: true, currency: "USD", balance: 700, payoutBalance: 5000, pendingCount: 2, nextUsersCursor: null });
@@ -90,7 +90,7 @@ describe("runPayoutCommand", () => {
     const biz = await payoutBusiness(0, { payoutsEnabled: false });
     const bizId = biz.business.id;
     const owner = staffFor(bizId, "owner");
-    const run = (form: Record<string, unknown>, staff = owner) => runPayoutCommand(testDb(), staff, { business_id: bizId, ...form });
+    const run = (form: Record<string, unknown>, staff = owner) => runPayoutCommand(testDb(), staff, { business: bizId, ...form });
     const email = uniqueEmail("Jane");
 
     // Disabled: allocation refused with the API's message, nothing moved.
@@ -148,7 +148,7 @@ describe("runPayoutCommand", () => {
   it("refuses bad input with field messages and changes nothing", async () => {
     const biz = await payoutBusiness(5000);
     const bizId = biz.business.id;
-    const run = (form: Record<string, unknown>) => runPayoutCommand(testDb(), staffFor(bizId, "manager"), { business_id: bizId, ...form });
+    const run = (form: Record<string, unknown>) => runPayoutCommand(testDb(), staffFor(bizId, "manager"), { business: bizId, ...form });
     const before = await balancesOf(bizId);
     expect(await run({ intent: "allocate", email: "not-an-email", amount: "5" })).toMatchObject({
       ok: false,
@@ -181,23 +181,23 @@ describe("runPayoutCommand", () => {
     // A form for the other business: refused before anything runs.
     for (const intent of ["set_enabled", "transfer", "allocate", "complete", "reject", "deactivate"])
       expect(
-        await runPayoutCommand(testDb(), manager, { business_id: theirs.business.id, intent, enabled: "false", amount: "1", email: "x@example.com", withdrawal_id: theirWithdrawal, payout_user_id: theirUserId }),
+        await runPayoutCommand(testDb(), manager, { business: theirs.business.id, intent, enabled: "false", amount: "1", email: "x@example.com", withdrawal_id: theirWithdrawal, payout_user_id: theirUserId }),
         intent,
       ).toMatchObject({ ok: false, error: "business_changed" });
     // The other business's ids through a form of their own business: not found there.
-    expect(await runPayoutCommand(testDb(), manager, { business_id: mine.business.id, intent: "complete", withdrawal_id: theirWithdrawal })).toMatchObject({
+    expect(await runPayoutCommand(testDb(), manager, { business: mine.business.id, intent: "complete", withdrawal_id: theirWithdrawal })).toMatchObject({
       ok: false,
       error: "withdrawal_not_found",
     });
-    expect(await runPayoutCommand(testDb(), manager, { business_id: mine.business.id, intent: "deactivate", payout_user_id: theirUserId })).toMatchObject({
+    expect(await runPayoutCommand(testDb(), manager, { business: mine.business.id, intent: "deactivate", payout_user_id: theirUserId })).toMatchObject({
       ok: false,
       error: "payout_user_not_found",
     });
     // A staff member shown a business they are not a member of (never built by loadStaff): forbidden.
     const intruder = { ...manager, businessId: theirs.business.id };
-    expect(await runPayoutCommand(testDb(), intruder, { business_id: theirs.business.id, intent: "set_enabled", enabled: "false" })).toMatchObject({ ok: false, error: "forbidden" });
+    expect(await runPayoutCommand(testDb(), intruder, { business: theirs.business.id, intent: "set_enabled", enabled: "false" })).toMatchObject({ ok: false, error: "forbidden" });
     // Support, having opened that business, may.
-    expect(await runPayoutCommand(testDb(), staffFor(theirs.business.id, "admin"), { business_id: theirs.business.id, intent: "complete", withdrawal_id: theirWithdrawal })).toMatchObject({ ok: true });
+    expect(await runPayoutCommand(testDb(), staffFor(theirs.business.id, "admin"), { business: theirs.business.id, intent: "complete", withdrawal_id: theirWithdrawal })).toMatchObject({ ok: true });
 
     expect(await withdrawalRow(theirWithdrawal)).toMatchObject({ status: "completed", resolvedBy: "support" });
     expect((await testDb().select().from(businesses).where(eq(businesses.id, theirs.business.id)))[0]!.payoutsEnabled).toBe(true);

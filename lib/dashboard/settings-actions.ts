@@ -8,9 +8,14 @@ import { checkLogo, maxLogoBytes } from "@/lib/branding/logo-image";
 import { removeBrandLogo, setBrandColor, setBrandLogo } from "@/lib/branding/update-branding";
 import { updateBusinessSettings } from "@/lib/businesses/update-business-settings";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { fraudSettingsOf, fraudSettingsSchema, updateFraudSettings, type FraudSettings } from "@/lib/fraud/fraud-settings";
-import type { Staff } from "@/lib/staff/current-staff";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+import {
+  fraudSettingsOf,
+  fraudSettingsSchema,
+  updateFraudSettings,
+  type FraudSettings,
+} from "@/lib/fraud/fraud-settings";
+import { withMoney } from "./parse-money";
+import { businessIdField, staffAction } from "./staff-action";
 
 /** What the Settings page shows. */
 export type SettingsView = {
@@ -49,7 +54,8 @@ async function withFormFieldNames<T>(names: Record<string, string>, work: () => 
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const fields: Record<string, string[]> = {};
-    for (const [key, messages] of Object.entries(error.fields)) (fields[names[key] ?? key] ??= []).push(...messages);
+    for (const [key, messages] of Object.entries(error.fields))
+      (fields[names[key] ?? key] ??= []).push(...messages);
     throw new ValidationError(fields);
   }
 }
@@ -66,14 +72,20 @@ const generalSchema = z.object({
 });
 
 /** Saves the business name, the return URL (empty removes it) and who pays the payment methods' fees. */
-export async function saveGeneralSettingsAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "settings", generalSchema, input, async (form, businessId) => {
+export const saveGeneralSettingsAs = staffAction({
+  permission: "settings",
+  schema: generalSchema,
+  run: async ({ db, businessId, input: form }) => {
     await withFormFieldNames({ name: "name", returnUrl: "return_url", passFeesToCustomer: "fee_payer" }, () =>
-      updateBusinessSettings(db, businessId, { name: form.name, returnUrl: form.return_url.trim() || null, passFeesToCustomer: form.fee_payer === "customer" }),
+      updateBusinessSettings(db, businessId, {
+        name: form.name,
+        returnUrl: form.return_url.trim() || null,
+        passFeesToCustomer: form.fee_payer === "customer",
+      }),
     );
     return { message: "Settings saved." };
-  });
-}
+  },
+});
 
 // ---- Fraud screening ----
 
@@ -82,40 +94,38 @@ const minWindowMinutes = Math.ceil((bounds.velocityWindowSeconds.minValue ?? 60)
 const maxWindowMinutes = Math.floor((bounds.velocityWindowSeconds.maxValue ?? 30 * 86_400) / 60);
 const maxAttempts = bounds.maxAttemptsPerCard.maxValue ?? 10_000;
 
-/** Dollars typed by staff ("12.50", "1,000") as cents; empty is null (no limit). */
-const optionalDollars = (what: string) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .transform((v) => v.replace(/,/g, ""))
-    .pipe(z.string().regex(/^(\d{1,9}(\.\d{1,2})?)?$/, { error: `Enter the ${what} in dollars, like 5000.00, or leave it empty` }))
-    .transform((v) => (v === "" ? null : Math.round(Number(v) * 100)));
-
 const wholeNumber = (what: string, min: number, max: number) =>
   z
     .string({ error: `${what} is required` })
     .trim()
     .regex(/^\d{1,9}$/, { error: `Enter the ${what} as a whole number` })
     .transform(Number)
-    .refine((n) => n >= min && n <= max, { error: `The ${what} must be from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}` });
+    .refine((n) => n >= min && n <= max, {
+      error: `The ${what} must be from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`,
+    });
 
 const decision = z.enum(["allow", "review", "decline"], { error: "Choose allow, review or decline" });
 
-const fraudSchema = z.object({
-  business: businessIdField,
-  // A checkbox: sent ("on") when ticked, absent otherwise.
-  enabled: z.literal("on").optional(),
-  review_amount: optionalDollars("review amount"),
-  decline_amount: optionalDollars("decline amount"),
-  velocity_window_minutes: wholeNumber("velocity window (minutes)", minWindowMinutes, maxWindowMinutes),
-  max_attempts_per_card: wholeNumber("attempts per card", 1, maxAttempts),
-  max_attempts_per_ip: wholeNumber("attempts per IP address", 1, maxAttempts),
-  max_attempts_per_email: wholeNumber("attempts per e-mail", 1, maxAttempts),
-  country_mismatch: decision,
-  elevated_risk: decision,
-  highest_risk: decision,
-  screening_fee: optionalDollars("screening fee"),
-});
+// Amounts are typed money, read with the staff member's locale (empty: no limit / no fee).
+const fraudSchema = withMoney(
+  {
+    business: businessIdField,
+    // A checkbox: sent ("on") when ticked, absent otherwise.
+    enabled: z.literal("on").optional(),
+    velocity_window_minutes: wholeNumber("velocity window (minutes)", minWindowMinutes, maxWindowMinutes),
+    max_attempts_per_card: wholeNumber("attempts per card", 1, maxAttempts),
+    max_attempts_per_ip: wholeNumber("attempts per IP address", 1, maxAttempts),
+    max_attempts_per_email: wholeNumber("attempts per e-mail", 1, maxAttempts),
+    country_mismatch: decision,
+    elevated_risk: decision,
+    highest_risk: decision,
+  },
+  {
+    review_amount: { what: "review amount", optional: true, zero: true },
+    decline_amount: { what: "decline amount", optional: true, zero: true },
+    screening_fee: { what: "screening fee", optional: true, zero: true },
+  } as const,
+);
 
 const fraudFieldNames: Record<string, string> = {
   enabled: "enabled",
@@ -132,10 +142,18 @@ const fraudFieldNames: Record<string, string> = {
 };
 
 /** Saves the fraud screening thresholds and the one-time screening fee (lib/fraud/fraud-settings.ts validates them). */
-export async function saveFraudSettingsAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "settings", fraudSchema, input, async (form, businessId) => {
-    if (form.review_amount !== null && form.decline_amount !== null && form.decline_amount < form.review_amount)
-      throw new ValidationError({ decline_amount: ["The decline amount must not be below the review amount"] });
+export const saveFraudSettingsAs = staffAction({
+  permission: "settings",
+  schema: fraudSchema,
+  run: async ({ db, businessId, input: form }) => {
+    if (
+      form.review_amount !== null &&
+      form.decline_amount !== null &&
+      form.decline_amount < form.review_amount
+    )
+      throw new ValidationError({
+        decline_amount: ["The decline amount must not be below the review amount"],
+      });
     const wanted: FraudSettings = {
       enabled: form.enabled === "on",
       reviewAmountCents: form.review_amount,
@@ -154,14 +172,19 @@ export async function saveFraudSettingsAs(db: Db, staff: Staff, input: unknown):
     const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
     if (!business) throw new NotFoundError("business_not_found", "No such business");
     const current = fraudSettingsOf(business);
-    const changes = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => current[key as keyof FraudSettings] !== value)) as Partial<FraudSettings>;
+    const changes = Object.fromEntries(
+      Object.entries(wanted).filter(([key, value]) => current[key as keyof FraudSettings] !== value),
+    ) as Partial<FraudSettings>;
     const fee = form.screening_fee ?? 0;
     await withFormFieldNames(fraudFieldNames, () =>
-      updateFraudSettings(db, businessId, { ...changes, ...(fee === business.fraudScreeningFeeCents ? {} : { screeningFeeCents: fee }) }),
+      updateFraudSettings(db, businessId, {
+        ...changes,
+        ...(fee === business.fraudScreeningFeeCents ? {} : { screeningFeeCents: fee }),
+      }),
     );
     return { message: "Fraud screening settings saved." };
-  });
-}
+  },
+});
 
 // ---- Checkout branding ----
 
@@ -180,12 +203,15 @@ const isFile = (value: unknown): value is Blob => typeof Blob !== "undefined" &&
  * WebP, at most 256 KB, checked from its bytes), or removes the logo. Nothing changes when any part
  * is invalid.
  */
-export async function saveBrandingAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "settings", brandingSchema, input, async (form, businessId) => {
+export const saveBrandingAs = staffAction({
+  permission: "settings",
+  schema: brandingSchema,
+  run: async ({ db, businessId, input: form }) => {
     const color = form.accent_color.trim() || null;
     const file = isFile(form.logo) && form.logo.size > 0 ? form.logo : null;
     // Refuse an oversized upload before reading it all.
-    if (file && file.size > maxLogoBytes) throw ValidationError.field("logo", `The logo must be at most ${maxLogoBytes / 1024} KB`);
+    if (file && file.size > maxLogoBytes)
+      throw ValidationError.field("logo", `The logo must be at most ${maxLogoBytes / 1024} KB`);
     const bytes = file ? new Uint8Array(await file.arrayBuffer()) : null;
     // Validate both first, so a bad logo does not leave a new colour saved (and the reverse).
     const errors: Record<string, string[]> = {};
@@ -203,5 +229,5 @@ export async function saveBrandingAs(db: Db, staff: Staff, input: unknown): Prom
       else if (form.remove_logo === "on") await removeBrandLogo(tx, businessId);
     });
     return { message: "Checkout branding saved." };
-  });
-}
+  },
+});

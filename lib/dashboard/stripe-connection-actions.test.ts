@@ -5,12 +5,15 @@ import { getStripeConnection, keyHint, liveStripeConnection } from "@/lib/provid
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
 import { newSecretKey } from "@kassa/stripe-emulator/testing";
 import { testDb } from "@/test/helpers";
-import { connectStripeAs, disconnectStripeAs } from "./stripe-connection-actions";
+import { connectStripeAction, connectStripeAs, disconnectStripeAs } from "./stripe-connection-actions";
 import { staffFor } from "./testing-staff";
 
 // Settings → Stripe: the dashboard's connect, replace and disconnect, on the service the CLI uses.
 // A live business's own Stripe account is played by an emulator account (options.api).
 const providers = withSandboxProviders();
+/** The Settings form's action, talking to the emulator account that plays the merchant's Stripe. */
+const connect = (...args: Parameters<typeof connectStripeAs>) =>
+  connectStripeAction({ api: providers.current().emulator.stripeConfig })(...args);
 
 describe("Settings → Stripe", () => {
   it("connects a live business for its owner, shows only a hint of the key, and disconnects with confirmation", async () => {
@@ -19,8 +22,7 @@ describe("Settings → Stripe", () => {
     expect(await liveStripeConnection(testDb(), biz.business.id)).toMatchObject({ connected: false, active: false, keyHint: null });
 
     const key = newSecretKey();
-    const api = providers.current().emulator.stripeConfig;
-    const connected = await connectStripeAs(testDb(), owner, { business: biz.business.id, secret_key: ` ${key} `, publishable_key: "" }, { api });
+    const connected = await connect(testDb(), owner, { business: biz.business.id, secret_key: ` ${key} `, publishable_key: "" });
     expect(connected).toMatchObject({
       ok: true,
       message: expect.stringContaining("Stripe connected"),
@@ -43,9 +45,8 @@ describe("Settings → Stripe", () => {
   it("reports a restricted key that may not create the endpoint, and completes with the pasted signing secret", async () => {
     const biz = await paymentsBusiness({ mode: "live" });
     const owner = staffFor(biz.business.id, "owner");
-    const api = providers.current().emulator.stripeConfig;
     const restricted = providers.current().emulator.createRestrictedKey(newSecretKey(), { deny: ["webhook_endpoints"] });
-    const pending = await connectStripeAs(testDb(), owner, { business: biz.business.id, secret_key: restricted }, { api });
+    const pending = await connect(testDb(), owner, { business: biz.business.id, secret_key: restricted });
     expect(pending).toMatchObject({
       ok: true,
       message: expect.stringContaining("no signing secret"),
@@ -53,11 +54,10 @@ describe("Settings → Stripe", () => {
     });
     expect(await getStripeConnection(testDb(), biz.business.id)).toMatchObject({ connected: true, active: false, missing: ["webhook_secret", "publishable_key"] });
 
-    const done = await connectStripeAs(
+    const done = await connect(
       testDb(),
       owner,
       { business: biz.business.id, secret_key: restricted, webhook_secret: "whsec_fromTheStripeDashboard1", publishable_key: "pk_test_Kassa0000publishable" },
-      { api },
     );
     expect(done).toMatchObject({ ok: true, data: { active: true, missing: [] } });
   });
@@ -65,7 +65,6 @@ describe("Settings → Stripe", () => {
   it("refuses bad input with field messages and changes nothing", async () => {
     const biz = await paymentsBusiness({ mode: "live" });
     const owner = staffFor(biz.business.id, "owner");
-    const api = providers.current().emulator.stripeConfig;
     const cases: [Record<string, string>, string, RegExp][] = [
       [{ secret_key: "" }, "secret_key", /Paste your Stripe/],
       [{ secret_key: "pk_live_abcdefgh12345678" }, "secret_key", /must be a Stripe secret key/],
@@ -75,11 +74,11 @@ describe("Settings → Stripe", () => {
       [{ secret_key: "x".repeat(301) }, "secret_key", /At most 300/],
     ];
     for (const [fields, field, message] of cases) {
-      const result = await connectStripeAs(testDb(), owner, { business: biz.business.id, ...fields }, { api });
+      const result = await connect(testDb(), owner, { business: biz.business.id, ...fields });
       expect(result, JSON.stringify(fields)).toMatchObject({ ok: false, fields: { [field]: [expect.stringMatching(message)] } });
     }
     // A key Stripe refuses (the emulator, like Stripe in test mode, refuses live keys).
-    const refused = await connectStripeAs(testDb(), owner, { business: biz.business.id, secret_key: "sk_live_NotAKeyStripeKnows000" }, { api });
+    const refused = await connect(testDb(), owner, { business: biz.business.id, secret_key: "sk_live_NotAKeyStripeKnows000" });
     expect(refused).toMatchObject({ ok: false, fields: { secret_key: [expect.stringContaining("Stripe refused this key")] } });
     expect(await getStripeConnection(testDb(), biz.business.id)).toMatchObject({ connected: false });
   });
@@ -94,10 +93,9 @@ describe("Settings → Stripe", () => {
 
   it("lets only an owner connect or disconnect, never a manager or support", async () => {
     const biz = await paymentsBusiness({ mode: "live" });
-    const api = providers.current().emulator.stripeConfig;
     for (const role of ["manager", "admin"] as const) {
       const staff = staffFor(biz.business.id, role);
-      expect(await connectStripeAs(testDb(), staff, { business: biz.business.id, secret_key: newSecretKey() }, { api })).toMatchObject({ ok: false, error: "forbidden" });
+      expect(await connect(testDb(), staff, { business: biz.business.id, secret_key: newSecretKey() })).toMatchObject({ ok: false, error: "forbidden" });
       expect(await disconnectStripeAs(testDb(), staff, { business: biz.business.id, confirm: "on" })).toMatchObject({ ok: false, error: "forbidden" });
     }
     expect(await getStripeConnection(testDb(), biz.business.id)).toMatchObject({ connected: false });
@@ -107,7 +105,7 @@ describe("Settings → Stripe", () => {
     const biz = await paymentsBusiness({ mode: "sandbox" });
     const owner = staffFor(biz.business.id, "owner");
     expect(await liveStripeConnection(testDb(), biz.business.id)).toBeNull();
-    expect(await connectStripeAs(testDb(), owner, { business: biz.business.id, secret_key: newSecretKey() })).toMatchObject({ ok: false, error: "sandbox_business" });
+    expect(await connect(testDb(), owner, { business: biz.business.id, secret_key: newSecretKey() })).toMatchObject({ ok: false, error: "sandbox_business" });
     expect(await disconnectStripeAs(testDb(), owner, { business: biz.business.id, confirm: "on" })).toMatchObject({ ok: false, error: "sandbox_business" });
   });
 

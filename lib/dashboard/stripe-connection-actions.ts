@@ -1,10 +1,8 @@
 import { z } from "zod";
-import type { Db } from "@/db/client";
 import { ValidationError } from "@/lib/errors";
 import { connectStripe, disconnectStripe, type ConnectedStripe } from "@/lib/providers/stripe/connect-stripe";
 import type { StripeApiLocation } from "@/lib/providers/stripe/stripe-client";
-import type { Staff } from "@/lib/staff/current-staff";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+import { staffAction, type StaffActionRunner } from "./staff-action";
 
 // The Settings page's "Stripe" card: the same service as `npx kassa stripe connect` (owners only).
 
@@ -16,7 +14,6 @@ const optional = z
   .transform((v) => v || undefined);
 
 const connectSchema = z.object({
-  business: businessIdField,
   secret_key: z.string({ error: "Paste your Stripe secret or restricted key" }).trim().min(1, { error: "Paste your Stripe secret or restricted key" }).max(300, { error: "At most 300 characters" }),
   publishable_key: optional,
   webhook_secret: optional,
@@ -32,48 +29,47 @@ export type StripeSetupResult = Pick<ConnectedStripe, "active" | "accountId" | "
 /**
  * Connects (or replaces) the business's Stripe key from the Settings form: checks the key with
  * Stripe, creates Kassa's endpoint when the key may, else takes the pasted signing secret, and
- * answers what is still to fix. A refused key changes nothing.
+ * answers what is still to fix. A refused key changes nothing. `api`: tests' Stripe (the emulator).
  */
-export async function connectStripeAs(
-  db: Db,
-  staff: Staff,
-  input: unknown,
-  options: { api?: StripeApiLocation } = {},
-): Promise<ActionResult<StripeSetupResult>> {
-  return runStaffAction(staff, "stripe", connectSchema, input, async (form, businessId) => {
-    let connected: ConnectedStripe;
-    try {
-      connected = await connectStripe(
-        db,
-        businessId,
-        { secretKey: form.secret_key, publishableKey: form.publishable_key, webhookSecret: form.webhook_secret },
-        options,
-      );
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      const fields: Record<string, string[]> = {};
-      for (const [key, messages] of Object.entries(error.fields)) (fields[fieldNames[key] ?? key] ??= []).push(...messages);
-      throw new ValidationError(fields);
-    }
-    const { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint } = connected;
-    return {
-      message: active
-        ? `Stripe connected${accountId ? ` (account ${accountId})` : ""}: ${methods.length ? methods.join(", ") : "no Stripe method"} enabled.`
-        : "Key stored, but Kassa has no signing secret yet: card payments stay off until you add the endpoint below and paste its signing secret.",
-      data: { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint },
-    };
+export function connectStripeAction(options: { api?: StripeApiLocation } = {}): StaffActionRunner<StripeSetupResult> {
+  return staffAction({
+    permission: "stripe",
+    schema: connectSchema,
+    run: async ({ db, businessId, input }) => {
+      let connected: ConnectedStripe;
+      try {
+        connected = await connectStripe(
+          db,
+          businessId,
+          { secretKey: input.secret_key, publishableKey: input.publishable_key, webhookSecret: input.webhook_secret },
+          options,
+        );
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        const fields: Record<string, string[]> = {};
+        for (const [key, messages] of Object.entries(error.fields)) (fields[fieldNames[key] ?? key] ??= []).push(...messages);
+        throw new ValidationError(fields);
+      }
+      const { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint } = connected;
+      return {
+        message: active
+          ? `Stripe connected${accountId ? ` (account ${accountId})` : ""}: ${methods.length ? methods.join(", ") : "no Stripe method"} enabled.`
+          : "Key stored, but Kassa has no signing secret yet: card payments stay off until you add the endpoint below and paste its signing secret.",
+        data: { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint },
+      };
+    },
   });
 }
 
-const disconnectSchema = z.object({
-  business: businessIdField,
-  confirm: z.literal("on", { error: "Tick the box to confirm that you understand what disconnecting does" }),
-});
+/** Connect or replace the key against Stripe itself (STRIPE_API_BASE in tests). */
+export const connectStripeAs = connectStripeAction();
 
 /** Forgets the business's Stripe keys and turns its Stripe methods off (the confirmation ticked). */
-export async function disconnectStripeAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "stripe", disconnectSchema, input, async (_form, businessId) => {
+export const disconnectStripeAs = staffAction({
+  permission: "stripe",
+  schema: z.object({ confirm: z.literal("on", { error: "Tick the box to confirm that you understand what disconnecting does" }) }),
+  run: async ({ db, businessId }) => {
     await disconnectStripe(db, businessId);
     return { message: "Stripe disconnected: its keys are forgotten and card payments are off." };
-  });
-}
+  },
+});

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import type { Db } from "@/db/client";
 import type { Staff } from "@/lib/staff/current-staff";
 import { cancelSubscription, type CancelActor } from "@/lib/subscriptions/cancel-subscription";
 import { resumeSubscription } from "@/lib/subscriptions/resume-subscription";
 import { subscriptionView, type SubscriptionView } from "@/lib/subscriptions/subscription-view";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+import { businessIdField, staffAction } from "./staff-action";
 
 /** Who the dashboard records as asking: `admin` when service support acts, else `manager` (the business's dashboard). */
 export function dashboardActor(staff: Staff): CancelActor {
@@ -25,8 +24,10 @@ const resumeSchema = z.object({ business: businessIdField, subscription: subscri
  * Cancel from the dashboard: at period end (scheduled, `cancel_requested_by` manager or admin) or
  * now (`canceled_by` manager or admin), with the API's rules and messages.
  */
-export async function cancelSubscriptionAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<SubscriptionView>> {
-  return runStaffAction(staff, "subscriptions", cancelSchema, input, async (form, businessId) => {
+export const cancelSubscriptionAs = staffAction<typeof cancelSchema, SubscriptionView>({
+  permission: "subscriptions",
+  schema: cancelSchema,
+  run: async ({ db, staff, businessId, input: form }) => {
     const row = await cancelSubscription(db, businessId, form.subscription, {
       atPeriodEnd: form.when === "period_end",
       by: dashboardActor(staff),
@@ -37,13 +38,15 @@ export async function cancelSubscriptionAs(db: Db, staff: Staff, input: unknown)
       message: `The subscription ends at the end of its period${view.current_period_end ? ` (${view.current_period_end.slice(0, 10)})` : ""}; no further renewal is charged.`,
       data: view,
     };
-  });
-}
+  },
+});
 
 /** Resume (withdraw a scheduled cancellation): refused, with the API's message, when the customer, support or the system scheduled it. */
-export async function resumeSubscriptionAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<SubscriptionView>> {
-  return runStaffAction(staff, "subscriptions", resumeSchema, input, async (form, businessId) => {
+export const resumeSubscriptionAs = staffAction<typeof resumeSchema, SubscriptionView>({
+  permission: "subscriptions",
+  schema: resumeSchema,
+  run: async ({ db, staff, businessId, input: form }) => {
     const row = await resumeSubscription(db, businessId, form.subscription, { by: dashboardActor(staff) });
     return { message: "The scheduled cancellation is withdrawn: the subscription renews as before.", data: subscriptionView(row) };
-  });
-}
+  },
+});

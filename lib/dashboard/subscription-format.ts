@@ -12,12 +12,26 @@ export function subscriptionStatusLabel(s: Pick<SubscriptionView, "status" | "ca
 
 const actorLabels: Record<NonNullable<SubscriptionView["canceled_by"]>, string> = {
   api: "the business's backend (api)",
-  manager: "the business's dashboard (manager)",
+  manager: "the business's dashboard: an owner or manager (manager)",
   admin: "service support (admin)",
   payer: "the customer (payer)",
   provider: "the billing provider (provider)",
   system: "Kassa (system)",
 };
+
+const actorShortLabels: Record<NonNullable<SubscriptionView["canceled_by"]>, string> = {
+  api: "by the business's API",
+  manager: "in the business's dashboard",
+  admin: "by support",
+  payer: "by the customer",
+  provider: "by the billing provider",
+  system: "by Kassa",
+};
+
+/** Who canceled or asked to, in words for a badge ("by the customer"); the interface's value stays in the detail. */
+export function actorShortLabel(actor: SubscriptionView["canceled_by"]): string {
+  return actor ? actorShortLabels[actor] : "";
+}
 
 /** Who canceled or asked to: the interface's value with what it means. */
 export function actorLabel(actor: SubscriptionView["canceled_by"]): string {

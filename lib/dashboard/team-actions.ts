@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { inviteStaff, listInvitations, resendInvitation, revokeInvitation, type InvitationView } from "@/lib/staff/invitations";
 import { changeMemberRole, listMembers, removeMember, type MemberView } from "@/lib/staff/team-members";
 import type { Staff } from "@/lib/staff/current-staff";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+import { staffAction } from "./staff-action";
 
 /** What the Team page shows. */
 export type TeamView = { members: MemberView[]; invitations: InvitationView[] };
@@ -16,49 +16,59 @@ const role = z.enum(["owner", "manager"], { error: "Choose owner or manager" });
 const userId = z.string({ error: "member is required" }).regex(/^usr_[0-9A-Za-z_]{1,64}$/, { error: "Unknown member" });
 const invitationId = z.string({ error: "invitation is required" }).regex(/^inv_[0-9A-Z]{26}$/, { error: "Unknown invitation" });
 
-const inviteSchema = z.object({ business: businessIdField, email: z.string({ error: "Enter the e-mail address to invite" }).max(320), role });
-const roleSchema = z.object({ business: businessIdField, user: userId, role });
-const memberSchema = z.object({ business: businessIdField, user: userId });
-const invitationSchema = z.object({ business: businessIdField, invitation: invitationId });
+const inviteSchema = z.object({ email: z.string({ error: "Enter the e-mail address to invite" }).max(320), role });
+const roleSchema = z.object({ user: userId, role });
+const memberSchema = z.object({ user: userId });
+const invitationSchema = z.object({ invitation: invitationId });
 
 const inviter = (staff: Staff) => ({ userId: staff.userId, email: staff.email });
 
 /** Invite an e-mail with a role (owners and support): the invitation goes out by e-mail. */
-export async function inviteStaffAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "team", inviteSchema, input, async (form, businessId) => {
-    const { invitation } = await inviteStaff(db, { businessId, email: form.email, role: form.role, inviter: inviter(staff) });
+export const inviteStaffAs = staffAction({
+  permission: "team",
+  schema: inviteSchema,
+  run: async ({ db, staff, businessId, input }) => {
+    const { invitation } = await inviteStaff(db, { businessId, email: input.email, role: input.role, inviter: inviter(staff) });
     return { message: `Invitation sent to ${invitation.email} as ${invitation.role}; the link works for 7 days, once.` };
-  });
-}
+  },
+});
 
 /** Send an invitation again with a new link (the old one stops working). */
-export async function resendInvitationAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "team", invitationSchema, input, async (form, businessId) => {
-    const { invitation } = await resendInvitation(db, { businessId, invitationId: form.invitation, inviter: inviter(staff) });
+export const resendInvitationAs = staffAction({
+  permission: "team",
+  schema: invitationSchema,
+  run: async ({ db, staff, businessId, input }) => {
+    const { invitation } = await resendInvitation(db, { businessId, invitationId: input.invitation, inviter: inviter(staff) });
     return { message: `Invitation sent again to ${invitation.email}; the earlier link no longer works.` };
-  });
-}
+  },
+});
 
 /** Revoke an invitation: its link stops working. */
-export async function revokeInvitationAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "team", invitationSchema, input, async (form, businessId) => {
-    const { email } = await revokeInvitation(db, { businessId, invitationId: form.invitation });
+export const revokeInvitationAs = staffAction({
+  permission: "team",
+  schema: invitationSchema,
+  run: async ({ db, businessId, input }) => {
+    const { email } = await revokeInvitation(db, { businessId, invitationId: input.invitation });
     return { message: `The invitation to ${email} is revoked.` };
-  });
-}
+  },
+});
 
 /** Change a member's role (the last owner cannot be demoted). */
-export async function changeMemberRoleAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "team", roleSchema, input, async (form, businessId) => {
-    const changed = await changeMemberRole(db, { businessId, userId: form.user, role: form.role });
+export const changeMemberRoleAs = staffAction({
+  permission: "team",
+  schema: roleSchema,
+  run: async ({ db, businessId, input }) => {
+    const changed = await changeMemberRole(db, { businessId, userId: input.user, role: input.role });
     return { message: changed.changed ? `${changed.email} is now ${changed.role}.` : `${changed.email} already is ${changed.role}.` };
-  });
-}
+  },
+});
 
 /** Remove a member (never the last owner): their sessions end at once. */
-export async function removeMemberAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "team", memberSchema, input, async (form, businessId) => {
-    const removed = await removeMember(db, { businessId, userId: form.user });
+export const removeMemberAs = staffAction({
+  permission: "team",
+  schema: memberSchema,
+  run: async ({ db, businessId, input }) => {
+    const removed = await removeMember(db, { businessId, userId: input.user });
     return { message: `${removed.email} is removed from the business and signed out.` };
-  });
-}
+  },
+});

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import type { Db } from "@/db/client";
 import { webhookEventTypes } from "@/db/schema";
-import type { Staff } from "@/lib/staff/current-staff";
 import { getWebhookEventView } from "@/lib/webhooks/list-webhook-events";
 import { resendFailedWebhookEvents, resendWebhookEvent } from "@/lib/webhooks/resend-webhook-events";
 import { sendTestWebhookEvent } from "@/lib/webhooks/send-test-webhook-event";
 import { updateWebhookEndpoint, type WebhookEndpointView } from "@/lib/webhooks/webhook-endpoint";
 import { maxRotationOverlapSeconds, revealWebhookToken, rotateWebhookToken } from "@/lib/webhooks/webhook-token";
-import { businessIdField, runStaffAction, type ActionResult } from "./run-staff-action";
+import { businessIdField, staffAction } from "./staff-action";
 
 const eventId = z.string({ error: "event is required" }).regex(/^evt_[0-9A-Za-z]{1,64}$/, { error: "No such webhook event" });
 
@@ -50,28 +48,34 @@ const sinceSchema = z.object({
 const testSchema = z.object({ business: businessIdField, type: z.enum(webhookEventTypes, { error: "Unknown event kind" }) });
 
 /** Set the URL (empty: stop sending) and the enabled event kinds, with `business create`'s URL rules. */
-export async function updateWebhookEndpointAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<WebhookEndpointView>> {
-  return runStaffAction(staff, "webhooks", endpointSchema, input, async (form, businessId) => {
+export const updateWebhookEndpointAs = staffAction<typeof endpointSchema, WebhookEndpointView>({
+  permission: "webhooks",
+  schema: endpointSchema,
+  run: async ({ db, businessId, input: form }) => {
     const url = form.url.trim();
     const updated = await updateWebhookEndpoint(db, businessId, { url: url === "" ? null : url, events: form.events });
     return {
       message: updated.url ? "Webhook settings saved." : "Webhook settings saved. No URL is set: new events are recorded as skipped.",
       data: updated,
     };
-  });
-}
+  },
+});
 
 /** The signing token in clear, for the click-to-reveal field. */
-export async function revealWebhookTokenAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<string>> {
-  return runStaffAction(staff, "webhooks", businessOnly, input, async (_form, businessId) => ({
+export const revealWebhookTokenAs = staffAction<typeof businessOnly, string>({
+  permission: "webhooks",
+  schema: businessOnly,
+  run: async ({ db, businessId }) => ({
     message: "Token shown.",
     data: await revealWebhookToken(db, businessId),
-  }));
-}
+  }),
+});
 
 /** A new signing token; the old one keeps signing (a second signature) for the chosen overlap. */
-export async function rotateWebhookTokenAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<string>> {
-  return runStaffAction(staff, "webhooks", rotateSchema, input, async (form, businessId) => {
+export const rotateWebhookTokenAs = staffAction<typeof rotateSchema, string>({
+  permission: "webhooks",
+  schema: rotateSchema,
+  run: async ({ db, businessId, input: form }) => {
     const { token, previousValidUntil } = await rotateWebhookToken(db, businessId, { overlapSeconds: form.overlap });
     return {
       message:
@@ -80,36 +84,42 @@ export async function rotateWebhookTokenAs(db: Db, staff: Staff, input: unknown)
           : `The token is rotated; deliveries are signed with both tokens until ${previousValidUntil.toISOString()}.`,
       data: token,
     };
-  });
-}
+  },
+});
 
 /** Send one event again: a new round with the full retry schedule, same body and webhook-id. */
-export async function resendWebhookEventAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult> {
-  return runStaffAction(staff, "webhooks", resendSchema, input, async (form, businessId) => {
+export const resendWebhookEventAs = staffAction({
+  permission: "webhooks",
+  schema: resendSchema,
+  run: async ({ db, businessId, input: form }) => {
     await resendWebhookEvent(db, businessId, form.event);
     const view = await getWebhookEventView(db, businessId, form.event);
     return { message: `Event ${view.id} (${view.type}) is being sent again.` };
-  });
-}
+  },
+});
 
 /** Resend every event whose delivery finally failed at or after a time. */
-export async function resendFailedWebhookEventsAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<number>> {
-  return runStaffAction(staff, "webhooks", sinceSchema, input, async (form, businessId) => {
+export const resendFailedWebhookEventsAs = staffAction<typeof sinceSchema, number>({
+  permission: "webhooks",
+  schema: sinceSchema,
+  run: async ({ db, businessId, input: form }) => {
     const count = await resendFailedWebhookEvents(db, businessId, form.since);
     return {
       message: count === 0 ? "No event failed since then: nothing to resend." : `${count} failed event${count === 1 ? " is" : "s are"} being sent again.`,
       data: count,
     };
-  });
-}
+  },
+});
 
 /** A test event of a kind (marked `test: true`), delivered like any other. */
-export async function sendTestWebhookEventAs(db: Db, staff: Staff, input: unknown): Promise<ActionResult<string>> {
-  return runStaffAction(staff, "webhooks", testSchema, input, async (form, businessId) => {
+export const sendTestWebhookEventAs = staffAction<typeof testSchema, string>({
+  permission: "webhooks",
+  schema: testSchema,
+  run: async ({ db, businessId, input: form }) => {
     const event = await sendTestWebhookEvent(db, businessId, form.type);
     return { message: `Test event ${event.id} (${event.type}) is queued for delivery.`, data: event.id };
-  });
-}
+  },
+});
 
 /** The resend form's default: a day ago, as a UTC `datetime-local` value. */
 export function resendSinceDefault(now: Date = new Date()): string {

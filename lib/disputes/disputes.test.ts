@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { disputes, ledgerTransactions, providerEvents } from "@/db/schema";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
@@ -227,12 +227,19 @@ describe("events duplicated and out of order", () => {
     const sessionId = await paidWith(biz, "4000000000000259");
     const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
     const { handleDisputeEvent } = await import("./handle-dispute-event");
-    const stored = await testDb()
-      .select()
-      .from(providerEvents)
-      .where(eq(providerEvents.businessId, biz.business.id));
-    const disputeEvents = stored.filter((event) => event.type.startsWith("charge.dispute."));
-    expect(disputeEvents.length).toBeGreaterThanOrEqual(2);
+    // The dispute shows once its first event is applied; wait until Stripe's later ones are stored too.
+    const disputeEvents = await vi.waitFor(
+      async () => {
+        const stored = await testDb()
+          .select()
+          .from(providerEvents)
+          .where(eq(providerEvents.businessId, biz.business.id));
+        const found = stored.filter((event) => event.type.startsWith("charge.dispute."));
+        expect(found.length).toBeGreaterThanOrEqual(2);
+        return found;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     await Promise.all([...disputeEvents].reverse().map((event) => handleDisputeEvent(testDb(), event)));
     await Promise.all(disputeEvents.map((event) => handleDisputeEvent(testDb(), event)));
     const withdrawals = await testDb()

@@ -59,7 +59,7 @@ export default async function AdminHome({ searchParams }: { searchParams: Promis
       <Card>
         <CardHeader>
           <CardTitle>Businesses</CardTitle>
-          <CardDescription>Open one as support to see and run it in the dashboard, as `admin`.</CardDescription>
+          <CardDescription>Open one as support to see and run it in the dashboard, with the support (admin) role.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
           <SearchForm action="/admin" label="Business name or id" placeholder="Demo Shop, biz_01…" q={q} />
@@ -83,7 +83,7 @@ export default async function AdminHome({ searchParams }: { searchParams: Promis
               <TableBody>
                 {found.data.map((b) => (
                   <TableRow key={b.id}>
-                    <TableCell>
+                    <TableCell label="Business">
                       <span className="grid">
                         <span className="font-medium">
                           {b.name}
@@ -92,13 +92,13 @@ export default async function AdminHome({ searchParams }: { searchParams: Promis
                         <span className="font-mono text-xs text-muted-foreground">{b.id}</span>
                       </span>
                     </TableCell>
-                    <TableCell>{b.mode === "sandbox" ? <Badge variant="warning">sandbox</Badge> : <Badge variant="outline">live</Badge>}</TableCell>
-                    <TableCell>{b.payoutsEnabled ? "enabled" : "disabled"}</TableCell>
-                    <TableCell className="max-w-[14rem] truncate" title={b.webhookUrl ?? undefined}>
+                    <TableCell label="Mode">{b.mode === "sandbox" ? <Badge variant="warning">sandbox</Badge> : <Badge variant="outline">live</Badge>}</TableCell>
+                    <TableCell label="Payouts">{b.payoutsEnabled ? "enabled" : "disabled"}</TableCell>
+                    <TableCell label="Webhook URL" className="max-w-[14rem] truncate" title={b.webhookUrl ?? undefined}>
                       {b.webhookUrl ?? "—"}
                     </TableCell>
-                    <TableCell>{formatDateTime(b.createdAt)}</TableCell>
-                    <TableCell>
+                    <TableCell label="Created">{formatDateTime(b.createdAt)}</TableCell>
+                    <TableCell label="">
                       <ActionForm
                         action={supportAction}
                         hidden={{ intent: "open_business", business_id: b.id }}

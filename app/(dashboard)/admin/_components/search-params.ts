@@ -1,12 +1,14 @@
+import { isSafeText } from "@/lib/http/validation";
+
 /** Search parameters as Next gives them to a page. */
 export type SearchParams = Record<string, string | string[] | undefined>;
 
-/** One text parameter, trimmed, at most `max` characters; undefined when absent, repeated or too long. */
+/** One text parameter, trimmed, at most `max` characters; undefined when absent, repeated, too long or not storable text (the proxy answers that one 400 first). */
 export function textParam(params: SearchParams, key: string, max = 200): string | undefined {
   const value = params[key];
   if (typeof value !== "string") return undefined;
   const trimmed = value.trim();
-  return trimmed && trimmed.length <= max ? trimmed : undefined;
+  return trimmed && trimmed.length <= max && isSafeText(trimmed) ? trimmed : undefined;
 }
 
 /** A cursor parameter: an id of the given prefix (a ULID after it), else undefined. */

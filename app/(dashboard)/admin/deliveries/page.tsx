@@ -62,22 +62,22 @@ export default async function AdminDeliveries({ searchParams }: { searchParams: 
               <TableBody>
                 {found.data.map((d) => (
                   <TableRow key={d.id}>
-                    <TableCell>
+                    <TableCell label="Business">
                       <BusinessCell business={d.business} then="/dashboard/webhooks" />
                     </TableCell>
-                    <TableCell>
+                    <TableCell label="Event">
                       <span className="grid">
                         <span className="font-medium">{d.type}</span>
                         <span className="font-mono text-xs text-muted-foreground">{d.id}</span>
                         <span className="text-xs text-muted-foreground">{d.orderId ?? d.subscriptionId ?? d.sessionId ?? ""}</span>
                       </span>
                     </TableCell>
-                    <TableCell>{d.status === "failed" ? <Badge variant="destructive">failed</Badge> : <Badge variant="warning">retrying</Badge>}</TableCell>
-                    <TableCell className="tabular-nums">{d.attempts}</TableCell>
-                    <TableCell className="max-w-[18rem] truncate" title={d.lastError ?? undefined}>
+                    <TableCell label="Status">{d.status === "failed" ? <Badge variant="destructive">failed</Badge> : <Badge variant="warning">retrying</Badge>}</TableCell>
+                    <TableCell label="Attempts" className="tabular-nums">{d.attempts}</TableCell>
+                    <TableCell label="Last error" className="max-w-[18rem] truncate" title={d.lastError ?? undefined}>
                       {d.lastError ?? "—"}
                     </TableCell>
-                    <TableCell>{formatDateTime(d.lastAttemptAt)}</TableCell>
+                    <TableCell label="Last attempt">{formatDateTime(d.lastAttemptAt)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -49,21 +49,21 @@ export default async function AdminPayments({ searchParams }: { searchParams: Pr
           <TableBody>
             {found.data.map(({ business, payment }) => (
               <TableRow key={payment.session_id}>
-                <TableCell>
+                <TableCell label="Business">
                   <BusinessCell business={business} then={`/dashboard/payments/${payment.session_id}`} />
                 </TableCell>
-                <TableCell>
+                <TableCell label="Order">
                   <span className="grid">
                     <span className="font-medium">{payment.order_id}</span>
                     <span className="font-mono text-xs text-muted-foreground">{payment.session_id}</span>
                   </span>
                 </TableCell>
-                <TableCell className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
-                <TableCell>
+                <TableCell label="Amount" className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
+                <TableCell label="Status">
                   <PaymentStatus status={payment.status} />
                 </TableCell>
-                <TableCell>{payment.payment_method ?? "—"}</TableCell>
-                <TableCell>{formatDateTime(payment.created_at)}</TableCell>
+                <TableCell label="Method">{payment.payment_method ?? "—"}</TableCell>
+                <TableCell label="Created">{formatDateTime(payment.created_at)}</TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -1,4 +1,4 @@
-import { ActionFeedback, ActionForm } from "@/components/action-form";
+import { ActionFeedback, DialogActionForm } from "@/components/action-form";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { supportConsole } from "@/lib/admin/support-console";
 import { formatDateTime } from "@/lib/dashboard/format";
@@ -26,8 +26,8 @@ export default async function AdminReviews({ searchParams }: { searchParams: Pro
           title="Held for review"
           description={
             <>
-              Charged but not credited: accepting credits the business and sends `succeeded`; declining refunds the customer in full and
-              sends `declined`. Open the business to see the payment&apos;s details first.
+              Charged but not credited: accepting credits the business and sends it the succeeded event; declining refunds the customer in full and
+              sends the declined event. Open the business to see the payment&apos;s details first.
             </>
           }
           empty={queue.data.length === 0 ? "No payment is waiting for review." : null}
@@ -56,32 +56,38 @@ export default async function AdminReviews({ searchParams }: { searchParams: Pro
                 const hidden = { business_id: business.id, session_id: payment.session_id, intent: "review" };
                 return (
                   <TableRow key={payment.session_id}>
-                    <TableCell>
+                    <TableCell label="Business">
                       <BusinessCell business={business} then={`/dashboard/payments/${payment.session_id}`} />
                     </TableCell>
-                    <TableCell>
+                    <TableCell label="Order">
                       <span className="grid">
                         <span className="font-medium">{payment.order_id}</span>
                         <span className="font-mono text-xs text-muted-foreground">{payment.session_id}</span>
                       </span>
                     </TableCell>
-                    <TableCell className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
-                    <TableCell>{payment.customer_details?.email ?? payment.customer}</TableCell>
-                    <TableCell>{formatDateTime(payment.created_at)}</TableCell>
-                    <TableCell>
+                    <TableCell label="Amount" className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
+                    <TableCell label="Customer">{payment.customer_details?.email ?? payment.customer}</TableCell>
+                    <TableCell label="Created">{formatDateTime(payment.created_at)}</TableCell>
+                    <TableCell label="">
                       <div className="flex gap-2">
-                        <ActionForm
+                        <DialogActionForm
                           action={supportAction}
                           hidden={{ ...hidden, decision: "accept" }}
-                          submitLabel={<span>Accept<span className="sr-only"> {payment.order_id}</span></span>}
-                          size="sm"
+                          triggerLabel={<span>Accept<span className="sr-only"> {payment.order_id}</span></span>}
+                          triggerVariant="default"
+                          title={`Accept ${payment.order_id}?`}
+                          description={`The held payment of ${formatMoney(payment.amount, payment.currency)} to ${business.name} goes through: the customer is charged. This cannot be undone.`}
+                          submitLabel="Accept payment"
                         />
-                        <ActionForm
+                        <DialogActionForm
                           action={supportAction}
                           hidden={{ ...hidden, decision: "decline" }}
-                          submitLabel={<span>Decline<span className="sr-only"> {payment.order_id}</span></span>}
-                          variant="destructive"
-                          size="sm"
+                          triggerLabel={<span>Decline<span className="sr-only"> {payment.order_id}</span></span>}
+                          triggerVariant="destructive"
+                          title={`Decline and refund ${payment.order_id}?`}
+                          description={`The payment is declined and the customer gets all ${formatMoney(payment.amount, payment.currency)} back. This cannot be undone.`}
+                          submitLabel="Decline and refund"
+                          submitVariant="destructive"
                         />
                       </div>
                     </TableCell>

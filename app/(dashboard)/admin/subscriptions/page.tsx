@@ -12,15 +12,21 @@ import { supportAction } from "../actions";
 import { BusinessCell } from "../_components/business-cell";
 import { ListCard } from "../_components/list-card";
 import { cursorParam, hrefWith, textParam, type SearchParams } from "../_components/search-params";
+import { actorShortLabel, subscriptionStatusLabel } from "@/lib/dashboard/subscription-format";
 import { SearchForm } from "../_components/search-form";
 
 export const metadata = { title: "Subscriptions" };
 
+/** The status in words ("Past due", never `past_due`), with who canceled or asked to. */
 function StatusBadge({ s }: { s: SubscriptionView }) {
-  if (s.status === "active" && s.cancel_at_period_end) return <Badge variant="warning">Canceling ({s.cancel_requested_by ?? "provider"})</Badge>;
-  if (s.status === "active") return <Badge variant="success">Active</Badge>;
-  if (s.status === "canceled") return <Badge variant="outline">Canceled{s.canceled_by ? ` (${s.canceled_by})` : ""}</Badge>;
-  return <Badge variant="secondary">{s.status}</Badge>;
+  const { label, tone } = subscriptionStatusLabel(s);
+  const who = s.status === "canceled" ? actorShortLabel(s.canceled_by) : s.cancel_at_period_end ? actorShortLabel(s.cancel_requested_by ?? "provider") : "";
+  return (
+    <Badge variant={tone} data-testid="subscription-status">
+      {label}
+      {who ? ` ${who}` : ""}
+    </Badge>
+  );
 }
 
 // GET /admin/subscriptions?q=&after=: plans of every business; support cancels (as `admin`) and resumes.
@@ -37,7 +43,7 @@ export default async function AdminSubscriptions({ searchParams }: { searchParam
         <h1 className="text-2xl font-semibold tracking-tight">Subscriptions</h1>
         <ListCard
           title="Every business"
-          description="A cancellation made here is recorded as `admin`: the business (API or dashboard) cannot resume it, only support can."
+          description="A cancellation made here is recorded as made by support (admin): the business (API or dashboard) cannot resume it, only support can."
           search={<SearchForm action="/admin/subscriptions" label="Subscription, order, customer or e-mail" placeholder="psub_01…, order-1234, cus_…" q={q} />}
           empty={found.data.length === 0 ? (q ? "No subscription matches." : "No subscriptions yet.") : null}
           pagination={{
@@ -66,24 +72,24 @@ export default async function AdminSubscriptions({ searchParams }: { searchParam
                 const open = s.status !== "canceled";
                 return (
                   <TableRow key={s.id}>
-                    <TableCell>
+                    <TableCell label="Business">
                       <BusinessCell business={business} then="/dashboard/subscriptions" />
                     </TableCell>
-                    <TableCell>
+                    <TableCell label="Subscription">
                       <span className="grid">
                         <span className="font-medium">{s.order_id}</span>
                         <span className="font-mono text-xs text-muted-foreground">{s.id}</span>
                         <span className="text-xs text-muted-foreground">{s.customer_email ?? s.customer ?? ""}</span>
                       </span>
                     </TableCell>
-                    <TableCell className="tabular-nums">
+                    <TableCell label="Price" className="tabular-nums">
                       {formatMoney(s.amount, s.currency)} / {s.interval_label}
                     </TableCell>
-                    <TableCell>
+                    <TableCell label="Status">
                       <StatusBadge s={s} />
                     </TableCell>
-                    <TableCell>{formatDateTime(s.current_period_end)}</TableCell>
-                    <TableCell>
+                    <TableCell label="Period ends">{formatDateTime(s.current_period_end)}</TableCell>
+                    <TableCell label="">
                       {open ? (
                         <div className="flex flex-wrap gap-2">
                           {s.cancel_at_period_end ? (

@@ -4,10 +4,10 @@ import Link from "next/link";
 import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { formatMoney } from "@/lib/money";
-import type { PaymentView } from "@/lib/payments/get-payment";
+import type { ListedPayment } from "@/lib/dashboard/list-payments";
 import { PaymentStatus } from "./payment-status";
 
-const columns: DataTableColumn<PaymentView>[] = [
+const columns: DataTableColumn<ListedPayment>[] = [
   {
     id: "order",
     header: "Order",
@@ -22,7 +22,7 @@ const columns: DataTableColumn<PaymentView>[] = [
     header: "Amount",
     cell: ({ row }) => <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency)}</span>,
   },
-  { id: "status", header: "Status", cell: ({ row }) => <PaymentStatus status={row.original.status} /> },
+  { id: "status", header: "Status", cell: ({ row }) => <PaymentStatus status={row.original.status} amount={row.original.amount} refunded={row.original.refunded_amount} /> },
   {
     id: "customer",
     header: "Customer",
@@ -34,6 +34,6 @@ const columns: DataTableColumn<PaymentView>[] = [
   { id: "created", header: "Created", cell: ({ row }) => formatDateTime(row.original.created_at) },
 ];
 
-export function PaymentsTable({ payments, caption, empty }: { payments: PaymentView[]; caption: string; empty: string }) {
+export function PaymentsTable({ payments, caption, empty }: { payments: ListedPayment[]; caption: string; empty: string }) {
   return <DataTable columns={columns} data={payments} caption={caption} empty={empty} rowId={(p) => p.session_id} />;
 }

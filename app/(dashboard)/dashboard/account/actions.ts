@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { changePasswordAs, signOutEverywhereAs } from "@/lib/dashboard/account-actions";
-import { formObject, type ActionResult } from "@/lib/dashboard/run-staff-action";
+import { formObject, type ActionResult } from "@/lib/dashboard/staff-action";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { currentSessionId, requireStaff } from "@/lib/staff/current-staff";

@@ -2,9 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { createApiKeyAs, revokeApiKeyAs, rollApiKeyAs } from "@/lib/dashboard/api-key-actions";
-import { formObject, type ActionResult } from "@/lib/dashboard/run-staff-action";
-import { staffForAction } from "@/lib/dashboard/staff-for-action";
-import { getDb } from "@/lib/db";
+import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
+import type { ActionResult } from "@/lib/dashboard/staff-action";
 
 /** A key in clear, shown once after create or roll; never stored in the page. */
 export type ShownKey = { id: string; kind: string; name: string | null; prefix: string; key: string };
@@ -19,23 +18,17 @@ const shown = (result: Awaited<ReturnType<typeof createApiKeyAs>>): ApiKeyAction
 
 // Create a secret or public key (owner or admin).
 export async function createApiKeyAction(_previous: ApiKeyActionResult, form: FormData): Promise<ApiKeyActionResult> {
-  const found = await staffForAction("api_keys");
-  if ("refused" in found) return found.refused;
-  return shown(await createApiKeyAs(await getDb(), found.staff, formObject(form)));
+  return shown(await serveStaffAction(createApiKeyAs, form));
 }
 
 // Roll a key with the chosen overlap.
 export async function rollApiKeyAction(_previous: ApiKeyActionResult, form: FormData): Promise<ApiKeyActionResult> {
-  const found = await staffForAction("api_keys");
-  if ("refused" in found) return found.refused;
-  return shown(await rollApiKeyAs(await getDb(), found.staff, formObject(form)));
+  return shown(await serveStaffAction(rollApiKeyAs, form));
 }
 
 // Revoke a key (confirmed in the page).
 export async function revokeApiKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult | null> {
-  const found = await staffForAction("api_keys");
-  if ("refused" in found) return found.refused;
-  const result = await revokeApiKeyAs(await getDb(), found.staff, formObject(form));
+  const result = await serveStaffAction(revokeApiKeyAs, form);
   revalidatePath("/dashboard/api-keys");
   return result.ok ? { ok: true, message: result.message } : result;
 }

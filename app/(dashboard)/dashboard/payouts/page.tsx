@@ -11,10 +11,13 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { formatDateTime } from "@/lib/dashboard/format";
 import { getPayoutsDashboard, pendingWithdrawalsShown, type PayoutUsersQuery } from "@/lib/dashboard/payouts";
 import { getDb } from "@/lib/db";
+import { isSafeText } from "@/lib/http/validation";
+import { typedMoney } from "@/lib/dashboard/parse-money";
 import { formatMoney } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
+import { staffLocale } from "../_components/staff-locale";
 import { payoutsAction } from "./actions";
-import { PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
+import { PayoutsSwitch, PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
 import { ApprovalsCard } from "./_components/approvals-card";
 
 export const metadata = { title: "Payouts" };
@@ -27,8 +30,8 @@ function usersQuery(params: SearchParams): { query: PayoutUsersQuery; ignored: s
   const query: PayoutUsersQuery = {};
   const ignored: string[] = [];
   const q = one("q")?.trim();
-  if (q && q.length <= 255) query.q = q;
-  else if (q) ignored.push("search (at most 255 characters)");
+  if (q && q.length <= 255 && isSafeText(q)) query.q = q;
+  else if (q) ignored.push("search (at most 255 characters, no NUL characters)");
   const status = one("status");
   if (status === "active" || status === "inactive") query.status = status;
   else if (status) ignored.push("status");
@@ -53,7 +56,8 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
   const { query, ignored } = usersQuery(await searchParams);
   const view = await getPayoutsDashboard(await getDb(), staff.businessId, query);
   const money = (cents: number) => formatMoney(cents, view.currency);
-  const business = { business_id: staff.businessId };
+  const business = { business: staff.businessId };
+  const locale = await staffLocale();
   const filtered = Boolean(query.q || query.status);
 
   return (
@@ -62,14 +66,9 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight">Payouts</h1>
           {view.payoutsEnabled ? <Badge variant="success">Enabled</Badge> : <Badge variant="outline">Disabled</Badge>}
-          <ActionForm
-            action={payoutsAction}
-            hidden={{ ...business, intent: "set_enabled", enabled: view.payoutsEnabled ? "false" : "true" }}
-            submitLabel={view.payoutsEnabled ? "Disable payouts" : "Enable payouts"}
-            variant={view.payoutsEnabled ? "outline" : "default"}
-            size="sm"
-            className="ml-auto"
-          />
+          <div className="ml-auto">
+            <PayoutsSwitch businessId={staff.businessId} enabled={view.payoutsEnabled} />
+          </div>
         </div>
         <p className="-mt-3 max-w-3xl text-sm text-muted-foreground">
           Pay people (sellers, affiliates, creators) identified by their e-mail: move money from your balance to the payout balance,
@@ -104,7 +103,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
             </CardHeader>
             <CardContent>
               <ActionForm action={payoutsAction} hidden={{ ...business, intent: "transfer" }} submitLabel="Move funds" aria-label="Move funds">
-                <FormField name="amount" label="Amount (USD)" inputMode="decimal" placeholder="100.00" autoComplete="off" required />
+                <FormField name="amount" label="Amount (USD)" moneyLocale={locale} placeholder={typedMoney(10000, locale)} required />
               </ActionForm>
             </CardContent>
           </Card>
@@ -120,7 +119,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
               <ActionForm action={payoutsAction} hidden={{ ...business, intent: "allocate" }} submitLabel="Allocate" aria-label="Allocate to a payout user">
                 <div className="grid gap-3 sm:grid-cols-2">
                   <FormField name="email" label="E-mail" type="email" autoComplete="off" maxLength={255} required />
-                  <FormField name="amount" label="Amount (USD)" inputMode="decimal" placeholder="25.00" autoComplete="off" required />
+                  <FormField name="amount" label="Amount (USD)" moneyLocale={locale} placeholder={typedMoney(2500, locale)} required />
                 </div>
               </ActionForm>
             </CardContent>
@@ -156,18 +155,18 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
                 <TableBody>
                   {view.pendingWithdrawals.map((w) => (
                     <TableRow key={w.id}>
-                      <TableCell>{formatDateTime(w.created_at)}</TableCell>
-                      <TableCell>
+                      <TableCell label="Asked">{formatDateTime(w.created_at)}</TableCell>
+                      <TableCell label="Payout user">
                         <Link href={`/dashboard/payouts/users/${w.payout_user_id}`} className="text-primary underline-offset-4 hover:underline">
                           {w.email}
                         </Link>
                       </TableCell>
-                      <TableCell className="tabular-nums">{money(w.amount)}</TableCell>
-                      <TableCell className="max-w-[16rem] truncate" title={w.destination}>
+                      <TableCell label="Amount" className="tabular-nums">{money(w.amount)}</TableCell>
+                      <TableCell label="Destination" className="max-w-[16rem] truncate" title={w.destination}>
                         {w.destination}
                       </TableCell>
-                      <TableCell>{w.reference ?? "—"}</TableCell>
-                      <TableCell>
+                      <TableCell label="Reference">{w.reference ?? "—"}</TableCell>
+                      <TableCell label="">
                         <WithdrawalActions businessId={staff.businessId} withdrawal={w} email={w.email} />
                       </TableCell>
                     </TableRow>
@@ -236,18 +235,18 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
                 <TableBody>
                   {view.users.data.map((u) => (
                     <TableRow key={u.id}>
-                      <TableCell>
+                      <TableCell label="E-mail">
                         <Link href={`/dashboard/payouts/users/${u.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
                           {u.email}
                         </Link>
                       </TableCell>
-                      <TableCell>
+                      <TableCell label="Status">
                         <PayoutUserStatus status={u.status} />
                       </TableCell>
-                      <TableCell className="tabular-nums">{money(u.balance)}</TableCell>
-                      <TableCell className="tabular-nums">{money(u.held_balance)}</TableCell>
-                      <TableCell>{formatDateTime(u.created_at)}</TableCell>
-                      <TableCell>
+                      <TableCell label="Balance" className="tabular-nums">{money(u.balance)}</TableCell>
+                      <TableCell label="Held by withdrawals" className="tabular-nums">{money(u.held_balance)}</TableCell>
+                      <TableCell label="Since">{formatDateTime(u.created_at)}</TableCell>
+                      <TableCell label="">
                         <UserStatusForm businessId={staff.businessId} userId={u.id} email={u.email} status={u.status} />
                       </TableCell>
                     </TableRow>

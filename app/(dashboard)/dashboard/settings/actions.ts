@@ -1,10 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formObject, type ActionResult } from "@/lib/dashboard/run-staff-action";
 import { saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs } from "@/lib/dashboard/settings-actions";
-import { staffForAction } from "@/lib/dashboard/staff-for-action";
-import { getDb } from "@/lib/db";
+import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
+import type { ActionResult } from "@/lib/dashboard/staff-action";
 
 export type SettingsActionResult = ActionResult | null;
 
@@ -15,22 +14,15 @@ function done(result: ActionResult): ActionResult {
 
 // Business name, return URL, who pays the fees (owner or admin).
 export async function saveGeneralSettingsAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
-  const found = await staffForAction("settings");
-  if ("refused" in found) return found.refused;
-  return done(await saveGeneralSettingsAs(await getDb(), found.staff, formObject(form)));
+  return done(await serveStaffAction(saveGeneralSettingsAs, form));
 }
 
 // Fraud screening thresholds and the one-time screening fee (owner or admin).
 export async function saveFraudSettingsAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
-  const found = await staffForAction("settings");
-  if ("refused" in found) return found.refused;
-  return done(await saveFraudSettingsAs(await getDb(), found.staff, formObject(form)));
+  return done(await serveStaffAction(saveFraudSettingsAs, form));
 }
 
 // Checkout branding: accent colour and logo file (owner or admin).
 export async function saveBrandingAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
-  const found = await staffForAction("settings");
-  if ("refused" in found) return found.refused;
-  const logo = form.get("logo");
-  return done(await saveBrandingAs(await getDb(), found.staff, { ...formObject(form), logo: logo ?? undefined }));
+  return done(await serveStaffAction(saveBrandingAs, form));
 }

@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { contrastRatio } from "@/lib/branding/accent-color";
+import { typedMoney } from "@/lib/dashboard/parse-money";
 import { getSettingsView } from "@/lib/dashboard/settings-actions";
 import { getDb } from "@/lib/db";
 import { getStripeConnection } from "@/lib/providers/stripe/get-stripe-connection";
 import { staffMay } from "@/lib/staff/load-staff";
 import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff";
+import { staffLocale } from "../_components/staff-locale";
 import { saveBrandingAction, saveFraudSettingsAction, saveGeneralSettingsAction } from "./actions";
 import { CheckboxField, LogoField, RadioField, SelectField, SettingsForm, TextField } from "./settings-form";
 import { StripeConnection } from "./stripe-connection";
@@ -20,8 +22,6 @@ async function ownerOrAdmin() {
     throw error;
   }
 }
-
-const dollars = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
 
 const decisions = [
   { value: "allow", label: "Allow" },
@@ -47,6 +47,7 @@ export default async function SettingsPage() {
   const db = await getDb();
   const view = await getSettingsView(db, staff.businessId);
   const stripe = view.mode === "live" ? await getStripeConnection(db, staff.businessId) : null;
+  const locale = await staffLocale();
   const business = staff.businessId;
   const palette = view.branding.palette;
 
@@ -180,8 +181,8 @@ export default async function SettingsPage() {
           <SettingsForm action={saveFraudSettingsAction} businessId={business} submitLabel="Save fraud screening" aria-label="Fraud screening">
             <CheckboxField name="enabled" label="Screen payments" defaultChecked={view.fraud.enabled} hint="Off: every payment is allowed, whatever the rules below and the provider's risk signal say." />
             <div className="grid gap-4 sm:grid-cols-2">
-              <TextField name="review_amount" label="Hold for review from (USD)" inputMode="decimal" defaultValue={dollars(view.fraud.reviewAmountCents)} hint="Empty: no amount limit." autoComplete="off" />
-              <TextField name="decline_amount" label="Decline from (USD)" inputMode="decimal" defaultValue={dollars(view.fraud.declineAmountCents)} hint="Empty: no amount limit." autoComplete="off" />
+              <TextField name="review_amount" label="Hold for review from (USD)" moneyLocale={locale} defaultValue={typedMoney(view.fraud.reviewAmountCents, locale)} hint="Empty: no amount limit." autoComplete="off" />
+              <TextField name="decline_amount" label="Decline from (USD)" moneyLocale={locale} defaultValue={typedMoney(view.fraud.declineAmountCents, locale)} hint="Empty: no amount limit." autoComplete="off" />
               <TextField name="velocity_window_minutes" label="Counting window (minutes)" inputMode="numeric" defaultValue={String(view.fraud.velocityWindowSeconds / 60)} hint="1 to 43,200 (30 days)." autoComplete="off" />
               <TextField name="max_attempts_per_card" label="Attempts per card in the window" inputMode="numeric" defaultValue={String(view.fraud.maxAttemptsPerCard)} autoComplete="off" />
               <TextField name="max_attempts_per_ip" label="Attempts per IP address in the window" inputMode="numeric" defaultValue={String(view.fraud.maxAttemptsPerIp)} autoComplete="off" />
@@ -192,8 +193,8 @@ export default async function SettingsPage() {
               <TextField
                 name="screening_fee"
                 label="Screening fee (USD)"
-                inputMode="decimal"
-                defaultValue={dollars(view.fraudScreeningFeeCents)}
+                moneyLocale={locale}
+                defaultValue={typedMoney(view.fraudScreeningFeeCents, locale)}
                 hint="Added once to what the customer pays on a first payment (never on renewals). 0 to 1,000."
                 autoComplete="off"
               />

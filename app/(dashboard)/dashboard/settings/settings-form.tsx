@@ -5,7 +5,8 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import type { ActionResult } from "@/lib/dashboard/run-staff-action";
+import { MoneyInput } from "@/components/money-input";
+import type { ActionResult } from "@/lib/dashboard/staff-action";
 
 type FormResult<T> = ActionResult<T> | null;
 type SettingsAction<T> = (previous: FormResult<T>, form: FormData) => Promise<FormResult<T>>;
@@ -38,13 +39,21 @@ function FieldNotes({ id, hint, errors }: { id: string; hint?: ReactNode; errors
 
 const describedBy = (id: string, hint: unknown, errors: unknown) => [hint ? `${id}-hint` : null, errors ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 
-export function TextField({ name, label, hint, className, ...props }: { name: string; label: string; hint?: ReactNode } & ComponentProps<"input">) {
+export function TextField({
+  name,
+  label,
+  hint,
+  className,
+  moneyLocale,
+  ...props
+}: { name: string; label: string; hint?: ReactNode; /** A money field read in this locale (MoneyInput). */ moneyLocale?: string } & ComponentProps<"input">) {
   const id = useId();
   const errors = useFieldErrors(name);
+  const field = { id, name, "aria-invalid": errors ? true : undefined, "aria-describedby": describedBy(id, hint, errors), ...props };
   return (
     <div className={cn("grid content-start gap-1.5", className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy(id, hint, errors)} {...props} />
+      {moneyLocale ? <MoneyInput locale={moneyLocale} {...field} /> : <Input {...field} />}
       <FieldNotes id={id} hint={hint} errors={errors} />
     </div>
   );
@@ -179,7 +188,7 @@ export function SettingsForm<T = undefined>({
             {pending ? "Saving…" : submitLabel}
           </Button>
           <p aria-live="polite" role="status" data-testid="settings-result" className={cn("text-sm", result && !result.ok ? "font-medium text-destructive" : "text-success")}>
-            {result ? (result.ok ? result.message : `Not saved: ${result.message}`) : ""}
+            {result ? (result.ok ? result.message : `Not saved: ${result.fields && Object.keys(result.fields).length ? "see the marked fields." : result.message}`) : ""}
           </p>
         </div>
         {result && after ? after(result) : null}

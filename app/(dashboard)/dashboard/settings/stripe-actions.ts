@@ -1,28 +1,22 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formObject, type ActionResult } from "@/lib/dashboard/run-staff-action";
+import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
+import type { ActionState } from "@/lib/dashboard/staff-action";
 import { connectStripeAs, disconnectStripeAs, type StripeSetupResult } from "@/lib/dashboard/stripe-connection-actions";
-import { staffForAction } from "@/lib/dashboard/staff-for-action";
-import { getDb } from "@/lib/db";
 
-export type StripeActionResult = ActionResult<StripeSetupResult> | null;
+export type StripeActionResult = ActionState<StripeSetupResult>;
 
-function done<T>(result: ActionResult<T>): ActionResult<T> {
+// Connect or replace the business's Stripe key (owners only).
+export async function connectStripeAction(_previous: StripeActionResult, form: FormData): Promise<StripeActionResult> {
+  const result = await serveStaffAction(connectStripeAs, form);
   if (result.ok) revalidatePath("/dashboard", "layout"); // the overview's "connect Stripe" notice too
   return result;
 }
 
-// Connect or replace the business's Stripe key (owners only).
-export async function connectStripeAction(_previous: StripeActionResult, form: FormData): Promise<StripeActionResult> {
-  const found = await staffForAction("stripe");
-  if ("refused" in found) return found.refused;
-  return done(await connectStripeAs(await getDb(), found.staff, formObject(form)));
-}
-
 // Forget the business's Stripe keys (owners only, confirmation ticked).
 export async function disconnectStripeAction(_previous: StripeActionResult, form: FormData): Promise<StripeActionResult> {
-  const found = await staffForAction("stripe");
-  if ("refused" in found) return found.refused;
-  return done(await disconnectStripeAs(await getDb(), found.staff, formObject(form)));
+  const result = await serveStaffAction(disconnectStripeAs, form);
+  if (result.ok) revalidatePath("/dashboard", "layout");
+  return result;
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ActionResult } from "@/lib/dashboard/run-staff-action";
+import type { ActionResult } from "@/lib/dashboard/staff-action";
 import type { StripeSetupResult } from "@/lib/dashboard/stripe-connection-actions";
 import type { StripeConnectionView } from "@/lib/providers/stripe/get-stripe-connection";
 import { connectStripeAction, disconnectStripeAction } from "./stripe-actions";

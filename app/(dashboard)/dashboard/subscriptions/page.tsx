@@ -2,7 +2,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Input, Label } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
 import { Select } from "@/components/ui/select";
-import { listDashboardSubscriptions } from "@/lib/dashboard/list-dashboard-subscriptions";
+import { listSubscriptionsNewestFirst } from "@/lib/subscriptions/list-subscriptions";
 import { parseSubscriptionFilters, subscriptionListStatuses, type SubscriptionFilters } from "@/lib/dashboard/subscription-filters";
 import { getDb } from "@/lib/db";
 import { requireStaffFor } from "@/lib/staff/current-staff";
@@ -33,7 +33,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
   const staff = await requireStaffFor("read");
   const parsed = parseSubscriptionFilters(await searchParams);
   const filters = parsed.filters;
-  const page = await listDashboardSubscriptions(await getDb(), staff.businessId, filters);
+  const page = await listSubscriptionsNewestFirst(await getDb(), staff.businessId, filters);
   const filtered = Boolean(filters.status || filters.customer);
   const invalid = (key: string) => (!parsed.ok && parsed.fields[key] ? true : undefined);
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { formObject, type ActionResult } from "@/lib/dashboard/run-staff-action";
-import { staffForAction } from "@/lib/dashboard/staff-for-action";
+import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
+import type { ActionResult } from "@/lib/dashboard/staff-action";
 import {
   resendFailedWebhookEventsAs,
   resendWebhookEventAs,
@@ -11,7 +11,6 @@ import {
   sendTestWebhookEventAs,
   updateWebhookEndpointAs,
 } from "@/lib/dashboard/webhook-actions";
-import { getDb } from "@/lib/db";
 
 export type WebhookActionResult = ActionResult | null;
 /** Token reveal and rotation answer the token (shown in the page, never stored there). */
@@ -24,45 +23,33 @@ const plain = (result: ActionResult<unknown>): ActionResult => {
 
 // Endpoint settings: URL (empty stops sending) and the enabled event kinds.
 export async function updateWebhookEndpointAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
-  const found = await staffForAction("webhooks");
-  if ("refused" in found) return found.refused;
-  const input = { ...formObject(form), events: form.getAll("events").filter((e) => typeof e === "string") };
-  return plain(await updateWebhookEndpointAs(await getDb(), found.staff, input));
+  const events = form.getAll("events").filter((e) => typeof e === "string");
+  return plain(await serveStaffAction(updateWebhookEndpointAs, form, { events }));
 }
 
 // Show the signing token (click to reveal).
 export async function revealWebhookTokenAction(_previous: WebhookTokenResult, form: FormData): Promise<WebhookTokenResult> {
-  const found = await staffForAction("webhooks");
-  if ("refused" in found) return found.refused;
-  return revealWebhookTokenAs(await getDb(), found.staff, formObject(form));
+  return serveStaffAction(revealWebhookTokenAs, form);
 }
 
 // Rotate the signing token with an overlap.
 export async function rotateWebhookTokenAction(_previous: WebhookTokenResult, form: FormData): Promise<WebhookTokenResult> {
-  const found = await staffForAction("webhooks");
-  if ("refused" in found) return found.refused;
-  const result = await rotateWebhookTokenAs(await getDb(), found.staff, formObject(form));
+  const result = await serveStaffAction(rotateWebhookTokenAs, form);
   revalidatePath("/dashboard/webhooks");
   return result;
 }
 
 // Send one event again.
 export async function resendWebhookEventAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
-  const found = await staffForAction("webhooks");
-  if ("refused" in found) return found.refused;
-  return plain(await resendWebhookEventAs(await getDb(), found.staff, formObject(form)));
+  return plain(await serveStaffAction(resendWebhookEventAs, form));
 }
 
 // Resend every event that finally failed since a time.
 export async function resendFailedWebhookEventsAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
-  const found = await staffForAction("webhooks");
-  if ("refused" in found) return found.refused;
-  return plain(await resendFailedWebhookEventsAs(await getDb(), found.staff, formObject(form)));
+  return plain(await serveStaffAction(resendFailedWebhookEventsAs, form));
 }
 
 // Send a test event of a kind.
 export async function sendTestWebhookEventAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
-  const found = await staffForAction("webhooks");
-  if ("refused" in found) return found.refused;
-  return plain(await sendTestWebhookEventAs(await getDb(), found.staff, formObject(form)));
+  return plain(await serveStaffAction(sendTestWebhookEventAs, form));
 }

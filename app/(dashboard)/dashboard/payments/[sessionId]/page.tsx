@@ -13,6 +13,7 @@ import { PaymentNotFoundError } from "@/lib/errors";
 import { formatMoney, formatMoneyOrDash } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { PaymentStatus } from "../../_components/payment-status";
+import { staffLocale } from "../../_components/staff-locale";
 import { PaymentActions } from "./payment-actions";
 
 export const metadata = { title: "Payment" };
@@ -66,7 +67,15 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
         </p>
       </div>
 
-      <PaymentActions sessionId={p.session_id} currency={p.currency} refundable={refundable} inReview={p.status === "pending_review"} />
+      <PaymentActions
+        businessId={staff.businessId}
+        sessionId={p.session_id}
+        amount={p.amount}
+        currency={p.currency}
+        refundable={refundable}
+        inReview={p.status === "pending_review"}
+        locale={await staffLocale()}
+      />
 
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="grid min-w-0 grid-cols-1 content-start gap-6">

@@ -1,66 +1,78 @@
 "use client";
 
-import { useActionState } from "react";
-import { Button } from "@/components/ui/button";
-import { Input, Label } from "@/components/ui/input";
+import { ActionFeedback, DialogActionForm, FormField } from "@/components/action-form";
+import { typedMoney } from "@/lib/dashboard/parse-money";
 import { formatMoney } from "@/lib/money";
-import { ActionOutcome } from "../../_components/action-outcome";
-import { FormDialog } from "../../_components/form-dialog";
 import { refundAction, reviewAction } from "./actions";
 
-/** Refund (full or partial) when something is left to refund; accept or decline when held for review. */
+/**
+ * Refund (full or partial) when something is left to refund; accept or decline when held for
+ * review. Each asks first, saying what will happen; the refund dialog stays open on an error.
+ */
 export function PaymentActions({
+  businessId,
   sessionId,
+  amount,
   currency,
   refundable,
   inReview,
+  locale,
 }: {
+  businessId: string;
   sessionId: string;
+  /** The payment's amount in cents. */
+  amount: number;
   currency: string;
   /** Cents left to refund (0: nothing, or not a succeeded payment). */
   refundable: number;
   inReview: boolean;
+  /** The staff member's locale, for typed money. */
+  locale: string;
 }) {
-  const [refundResult, refund, refunding] = useActionState(refundAction.bind(null, sessionId), null);
-  const [reviewResult, review, reviewing] = useActionState(reviewAction.bind(null, sessionId), null);
-  if (!refundable && !inReview && !refundResult && !reviewResult) return null;
-
+  // Rendered even when nothing is left to do: the last action's answer stays (a full refund or a
+  // decline leaves no button behind).
+  const money = (cents: number) => formatMoney(cents, currency);
+  const review = reviewAction.bind(null, sessionId);
   return (
-    <div className="grid gap-3">
+    <ActionFeedback>
       <div className="flex flex-wrap gap-2">
         {inReview && (
-          <form action={review} className="flex flex-wrap gap-2">
-            <Button type="submit" name="decision" value="accept" disabled={reviewing}>
-              Accept payment
-            </Button>
-            <Button type="submit" name="decision" value="decline" variant="destructive" disabled={reviewing}>
-              Decline and refund
-            </Button>
-          </form>
+          <>
+            <DialogActionForm
+              action={review}
+              hidden={{ business: businessId, decision: "accept" }}
+              triggerLabel="Accept payment"
+              triggerVariant="default"
+              title="Accept this payment?"
+              description={<>The held payment of {money(amount)} goes through: the customer is charged and the order is paid. This cannot be undone.</>}
+              submitLabel="Accept payment"
+            />
+            <DialogActionForm
+              action={review}
+              hidden={{ business: businessId, decision: "decline" }}
+              triggerLabel="Decline and refund"
+              triggerVariant="destructive"
+              title="Decline and refund this payment?"
+              description={<>The payment is declined and the customer gets all {money(amount)} back. This cannot be undone.</>}
+              submitLabel="Decline and refund"
+              submitVariant="destructive"
+            />
+          </>
         )}
         {refundable > 0 && (
-          <FormDialog
-            trigger={<Button variant="outline">Refund</Button>}
+          <DialogActionForm
+            action={refundAction.bind(null, sessionId)}
+            hidden={{ business: businessId }}
+            triggerLabel="Refund"
             title="Refund this payment"
-            description={<>Up to {formatMoney(refundable, currency)} can still be refunded. Leave the amount empty to refund all of it.</>}
-            action={refund}
-            pending={refunding}
-            cancelLabel="Cancel"
+            description={<>Up to {money(refundable)} can still be refunded. Leave the amount empty to refund all of it. A refund cannot be undone.</>}
             submitLabel="Refund"
           >
-            <div className="grid gap-1.5">
-              <Label htmlFor="refund-amount">Amount ({currency})</Label>
-              <Input id="refund-amount" name="amount" inputMode="decimal" placeholder={(refundable / 100).toFixed(2)} autoComplete="off" />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="refund-note">Note for the provider (optional)</Label>
-              <Input id="refund-note" name="note" maxLength={500} autoComplete="off" />
-            </div>
-          </FormDialog>
+            <FormField name="amount" label={`Amount (${currency})`} moneyLocale={locale} placeholder={typedMoney(refundable, locale)} />
+            <FormField name="note" label="Note for the provider (optional)" maxLength={500} autoComplete="off" />
+          </DialogActionForm>
         )}
       </div>
-      <ActionOutcome result={reviewResult} />
-      <ActionOutcome result={refundResult} />
-    </div>
+    </ActionFeedback>
   );
 }

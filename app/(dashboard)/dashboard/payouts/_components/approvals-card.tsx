@@ -49,8 +49,8 @@ export async function ApprovalsCard({ businessId, userId }: { businessId: string
                     <p className="text-sm text-muted-foreground">Another staff member must decide.</p>
                   ) : (
                     <div className="flex flex-wrap gap-2">
-                      <ActionForm action={payoutsAction} hidden={{ business_id: businessId, intent: "approve_request", approval_id: a.id }} submitLabel="Approve" size="sm" aria-label={`Approve: ${describe(a)}`} />
-                      <ActionForm action={payoutsAction} hidden={{ business_id: businessId, intent: "reject_request", approval_id: a.id }} submitLabel="Reject" variant="outline" size="sm" aria-label={`Reject: ${describe(a)}`} />
+                      <ActionForm action={payoutsAction} hidden={{ business: businessId, intent: "approve_request", approval_id: a.id }} submitLabel="Approve" size="sm" aria-label={`Approve: ${describe(a)}`} />
+                      <ActionForm action={payoutsAction} hidden={{ business: businessId, intent: "reject_request", approval_id: a.id }} submitLabel="Reject" variant="outline" size="sm" aria-label={`Reject: ${describe(a)}`} />
                     </div>
                   ))}
               </li>

@@ -11,7 +11,7 @@ export function WithdrawalActions({ businessId, withdrawal, email }: { businessI
     <div className="flex flex-wrap gap-2">
       <DialogActionForm
         action={payoutsAction}
-        hidden={{ business_id: businessId, intent: "complete", withdrawal_id: withdrawal.id }}
+        hidden={{ business: businessId, intent: "complete", withdrawal_id: withdrawal.id }}
         triggerLabel={<span>Approve<span className="sr-only"> withdrawal of {what}</span></span>}
         triggerVariant="default"
         title="Approve this withdrawal"
@@ -22,7 +22,7 @@ export function WithdrawalActions({ businessId, withdrawal, email }: { businessI
       </DialogActionForm>
       <DialogActionForm
         action={payoutsAction}
-        hidden={{ business_id: businessId, intent: "reject", withdrawal_id: withdrawal.id }}
+        hidden={{ business: businessId, intent: "reject", withdrawal_id: withdrawal.id }}
         triggerLabel={<span>Reject<span className="sr-only"> withdrawal of {what}</span></span>}
         title="Reject this withdrawal"
         description={`The ${formatMoney(withdrawal.amount, withdrawal.currency)} go back to ${email}'s balance; they can ask again.`}
@@ -35,20 +35,22 @@ export function WithdrawalActions({ businessId, withdrawal, email }: { businessI
   );
 }
 
-/** Deactivate (hash refused, no new funds) or reactivate a payout user. */
+/** Deactivate (asked first: hash refused, no new funds) or reactivate a payout user. */
 export function UserStatusForm({ businessId, userId, email, status }: { businessId: string; userId: string; email: string; status: "active" | "inactive" }) {
   return status === "active" ? (
-    <ActionForm
+    <DialogActionForm
       action={payoutsAction}
-      hidden={{ business_id: businessId, intent: "deactivate", payout_user_id: userId }}
-      submitLabel={<span>Deactivate<span className="sr-only"> {email}</span></span>}
-      variant="outline"
-      size="sm"
+      hidden={{ business: businessId, intent: "deactivate", payout_user_id: userId }}
+      triggerLabel={<span>Deactivate<span className="sr-only"> {email}</span></span>}
+      title={`Deactivate ${email}?`}
+      description="Their payout hash stops working (401) and no funds can be allocated to them until you reactivate them. Their balance stays; their pending withdrawals can still be approved or rejected."
+      submitLabel="Deactivate"
+      submitVariant="destructive"
     />
   ) : (
     <ActionForm
       action={payoutsAction}
-      hidden={{ business_id: businessId, intent: "reactivate", payout_user_id: userId }}
+      hidden={{ business: businessId, intent: "reactivate", payout_user_id: userId }}
       submitLabel={<span>Reactivate<span className="sr-only"> {email}</span></span>}
       variant="outline"
       size="sm"
@@ -65,4 +67,21 @@ const withdrawalLabels = { pending: "Waiting for you", completed: "Paid out", re
 
 export function WithdrawalStatus({ status }: { status: WithdrawalView["status"] }) {
   return <Badge variant={withdrawalTones[status]}>{withdrawalLabels[status]}</Badge>;
+}
+
+/** Enable payouts at once; disabling asks first, saying what stops. */
+export function PayoutsSwitch({ businessId, enabled }: { businessId: string; enabled: boolean }) {
+  return enabled ? (
+    <DialogActionForm
+      action={payoutsAction}
+      hidden={{ business: businessId, intent: "set_enabled", enabled: "false" }}
+      triggerLabel="Disable payouts"
+      title="Disable payouts?"
+      description="Allocations to payout users are refused, here and through the API, until you enable payouts again. Payout users keep their balances and pending withdrawals."
+      submitLabel="Disable payouts"
+      submitVariant="destructive"
+    />
+  ) : (
+    <ActionForm action={payoutsAction} hidden={{ business: businessId, intent: "set_enabled", enabled: "true" }} submitLabel="Enable payouts" size="sm" />
+  );
 }

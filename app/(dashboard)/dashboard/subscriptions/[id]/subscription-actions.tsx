@@ -4,9 +4,12 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { ActionOutcome } from "../../_components/action-outcome";
 import { FormDialog } from "../../_components/form-dialog";
-import { cancelSubscriptionAction, resumeSubscriptionAction } from "./actions";
+import { cancelSubscriptionAction, resumeSubscriptionAction, type SubscriptionActionResult } from "./actions";
 
-/** Cancel at period end, cancel now (confirmed in a dialog), resume; each answers with a message or the API's error. */
+/**
+ * Cancel at period end, cancel now (confirmed in a dialog), resume (offered only where this staff
+ * member may: otherwise the reason is shown instead); the last answer is shown, a message or the API's error.
+ */
 export function SubscriptionActions({
   businessId,
   subscriptionId,
@@ -23,8 +26,15 @@ export function SubscriptionActions({
   resumeHint: string | null;
   periodEnd: string;
 }) {
-  const [cancelResult, cancel, canceling] = useActionState(cancelSubscriptionAction, null);
-  const [resumeResult, resume, resuming] = useActionState(resumeSubscriptionAction, null);
+  // One answer on screen: the last action's (a resume replaces the cancellation's message).
+  const [result, act, pending] = useActionState<SubscriptionActionResult, FormData>(
+    (previous, form) => (form.get("op") === "resume" ? resumeSubscriptionAction(previous, form) : cancelSubscriptionAction(previous, form)),
+    null,
+  );
+  const cancel = act;
+  const resume = act;
+  const canceling = pending;
+  const resuming = pending;
   const hidden = (
     <>
       <input type="hidden" name="business" value={businessId} />
@@ -47,10 +57,11 @@ export function SubscriptionActions({
               </Button>
             </form>
           )}
-          {scheduled && (
+          {scheduled && !resumeHint && (
             <form action={resume}>
               {hidden}
-              <Button type="submit" disabled={resuming} aria-describedby={resumeHint ? "resume-hint" : undefined}>
+              <input type="hidden" name="op" value="resume" />
+              <Button type="submit" disabled={resuming}>
                 Resume
               </Button>
             </form>
@@ -80,8 +91,7 @@ export function SubscriptionActions({
           {resumeHint}
         </p>
       )}
-      <ActionOutcome result={cancelResult} />
-      <ActionOutcome result={resumeResult} />
+      <ActionOutcome result={result} />
     </div>
   );
 }

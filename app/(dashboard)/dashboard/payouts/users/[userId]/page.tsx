@@ -108,15 +108,15 @@ export default async function PayoutUserPage({
                 <TableBody>
                   {withdrawals.data.map((w) => (
                     <TableRow key={w.id}>
-                      <TableCell>{formatDateTime(w.created_at)}</TableCell>
-                      <TableCell className="tabular-nums">{money(w.amount)}</TableCell>
-                      <TableCell>
+                      <TableCell label="Asked">{formatDateTime(w.created_at)}</TableCell>
+                      <TableCell label="Amount" className="tabular-nums">{money(w.amount)}</TableCell>
+                      <TableCell label="Status">
                         <WithdrawalStatus status={w.status} />
                       </TableCell>
-                      <TableCell className="max-w-[16rem] truncate" title={w.destination}>
+                      <TableCell label="Destination" className="max-w-[16rem] truncate" title={w.destination}>
                         {w.destination}
                       </TableCell>
-                      <TableCell className="text-muted-foreground">
+                      <TableCell label="Details" className="text-muted-foreground">
                         {[
                           w.reference ? `ref. ${w.reference}` : null,
                           w.settlement_reference ? `paid: ${w.settlement_reference}` : null,
@@ -126,7 +126,7 @@ export default async function PayoutUserPage({
                           .filter(Boolean)
                           .join(" · ") || "—"}
                       </TableCell>
-                      <TableCell>{w.status === "pending" ? <WithdrawalActions businessId={staff.businessId} withdrawal={w} email={user.email} /> : null}</TableCell>
+                      <TableCell label="">{w.status === "pending" ? <WithdrawalActions businessId={staff.businessId} withdrawal={w} email={user.email} /> : null}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
@@ -162,13 +162,13 @@ export default async function PayoutUserPage({
                 <TableBody>
                   {history.data.map((e) => (
                     <TableRow key={e.id}>
-                      <TableCell>{formatDateTime(e.created_at)}</TableCell>
-                      <TableCell>{historyLabels[e.type]}</TableCell>
-                      <TableCell className={e.amount < 0 ? "tabular-nums text-destructive" : "tabular-nums text-success"}>
+                      <TableCell label="When">{formatDateTime(e.created_at)}</TableCell>
+                      <TableCell label="What">{historyLabels[e.type]}</TableCell>
+                      <TableCell label="Change" className={e.amount < 0 ? "tabular-nums text-destructive" : "tabular-nums text-success"}>
                         {e.amount > 0 ? "+" : "−"}
                         {money(Math.abs(e.amount))}
                       </TableCell>
-                      <TableCell className="tabular-nums">{money(e.balance_after)}</TableCell>
+                      <TableCell label="Balance after" className="tabular-nums">{money(e.balance_after)}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
