@@ -36,6 +36,7 @@ export const idPrefixes = {
   providerEvent: "pev",
   user: "usr",
   passwordReset: "pwr",
+  auditEvent: "aud",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

@@ -17,3 +17,4 @@ export * from "./stripe-emulator";
 export * from "./staff";
 export * from "./branding";
 export * from "./instances";
+export * from "./audit";

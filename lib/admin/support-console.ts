@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { staffActor, withAuditActor } from "@/lib/audit/audit-actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { failure, forbidden, invalid, type StaffActionOutcome } from "@/lib/dashboard/staff-action";
 import { ForbiddenError } from "@/lib/errors";
 import { formatMoney } from "@/lib/money";
@@ -71,6 +73,10 @@ export type SupportActionResult = StaffActionOutcome & { openBusinessId?: string
  * resumed as `admin`: the business can then not resume a cancellation support scheduled.
  */
 export async function runSupportCommand(db: Db, staff: Staff, form: Record<string, unknown>): Promise<SupportActionResult> {
+  return withAuditActor(staffActor(staff), () => runSupportCommandAs(db, staff, form));
+}
+
+async function runSupportCommandAs(db: Db, staff: Staff, form: Record<string, unknown>): Promise<SupportActionResult> {
   if (!staff.isAdmin) return forbidden(onlySupport);
   const parsed = supportCommand.safeParse(form);
   if (!parsed.success) return invalid(parsed.error);
@@ -80,6 +86,7 @@ export async function runSupportCommand(db: Db, staff: Staff, form: Record<strin
     if (!business) return { ok: false, error: "business_not_found", message: "No such business" };
     switch (command.intent) {
       case "open_business":
+        await recordAudit(db, { businessId: business.id, action: "support.open_business", target: { type: "business", id: business.id } });
         return { ok: true, message: `Opened ${business.name} as support.`, openBusinessId: business.id };
       case "cancel_subscription": {
         const canceled = await cancelSubscription(db, business.id, command.subscription_id, { atPeriodEnd: command.at_period_end, by: "admin" });

@@ -11,6 +11,7 @@ import { createPayoutSchema, settleSchema } from "@/lib/payouts/payout-input";
 import { deactivatePayoutUser, reactivatePayoutUser } from "@/lib/payouts/set-payout-user-status";
 import { completeWithdrawal, rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
 import type { Staff } from "@/lib/staff/current-staff";
+import { staffActor, withAuditActor } from "@/lib/audit/audit-actor";
 import { failure, invalid, refuseUnlessAllowed, type StaffActionResult } from "./staff-action";
 
 /** Dollars as staff type them ("12.50", "12", "1,000.00"), as integer cents. */
@@ -58,6 +59,10 @@ async function getBusiness(db: Db, businessId: string) {
  * it with any Staff.
  */
 export async function runPayoutCommand(db: Db, staff: Staff, form: Record<string, unknown>): Promise<StaffActionResult> {
+  return withAuditActor(staffActor(staff), () => runPayoutCommandAs(db, staff, form));
+}
+
+async function runPayoutCommandAs(db: Db, staff: Staff, form: Record<string, unknown>): Promise<StaffActionResult> {
   const refused = refuseUnlessAllowed(staff, "payouts", form.business_id);
   if (refused) return refused;
   const parsed = payoutCommand.safeParse(form);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { staffActor, withAuditActor } from "@/lib/audit/audit-actor";
 import type { Staff, StaffAction } from "@/lib/staff/current-staff";
 import { failure, invalid, refuseUnlessAllowed } from "./staff-action";
 
@@ -35,7 +36,7 @@ export async function runStaffAction<S extends z.ZodType<{ business: string }>, 
   const refused = refuseUnlessAllowed(staff, action, parsed.data.business);
   if (refused) return refused as ActionResult<T>;
   try {
-    return { ok: true, ...(await work(parsed.data, parsed.data.business)) };
+    return { ok: true, ...(await withAuditActor(staffActor(staff), () => work(parsed.data, parsed.data.business))) };
   } catch (error) {
     return failure(error, { action, businessId: parsed.data.business }) as ActionResult<T>;
   }

@@ -16,6 +16,7 @@ import { errorResponses, registerCommon } from "./common";
 import { registerCheckout } from "./paths/checkout";
 import { registerApiKeys } from "./paths/api-keys";
 import { registerHealth } from "./paths/health";
+import { registerAuditAndExports } from "./paths/audit-and-exports";
 import { registerMeta } from "./paths/meta";
 import { registerPayouts } from "./paths/payouts";
 import { registerProviderCallbacks } from "./paths/provider-callbacks";
@@ -42,6 +43,7 @@ const areas: RegisterArea[] = [
   registerWebhookEvents,
   registerMeta,
   registerHealth,
+  registerAuditAndExports,
 ];
 
 export function buildOpenApiDocument(): OpenAPIObject {

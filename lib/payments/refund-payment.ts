@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import {
   businesses,
   payments,
@@ -429,7 +430,7 @@ export async function reserveMerchantRefund(
         );
       providerPaymentId = renewalIntent.paymentIntentId;
     }
-    return reserveRefund(tx, {
+    const refund = await reserveRefund(tx, {
       payment,
       provider: payment.provider,
       providerPaymentId,
@@ -438,6 +439,8 @@ export async function reserveMerchantRefund(
       ledgerAmount: await ledgerShare(tx, payment, amount),
       note: input.note,
     });
+    await recordAudit(tx, { businessId, action: "payment.refund", target: { type: "payment", id: sessionId }, changes: { refunded_amount: { from: payment.refundedAmount, to: payment.refundedAmount + amount }, refund: { from: null, to: refund.id } } });
+    return refund;
   });
 }
 

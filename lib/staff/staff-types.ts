@@ -14,6 +14,8 @@ export type Staff = {
   /** The user's role in that business (`admin` when support opened it). */
   role: StaffRole;
   memberships: StaffMembership[];
+  /** The browser's IP and user agent, for the audit log (set for a signed-in request). */
+  client?: { ip: string | null; userAgent: string | null };
 };
 
 /** What a staff member may do; every server action and data route names one. */

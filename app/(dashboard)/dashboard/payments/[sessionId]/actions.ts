@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { staffActor, withAuditActor } from "@/lib/audit/audit-actor";
 import { getDb } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -38,7 +39,7 @@ async function run(action: StaffAction, id: string, work: (businessId: string, s
     throw error; // the redirect to the sign-in page
   }
   try {
-    const message = await work(staff.businessId, parsedId.data);
+    const message = await withAuditActor(staffActor(staff!), () => work(staff.businessId, parsedId.data));
     return { ok: true, message };
   } catch (error) {
     if (error instanceof DomainError) return { ok: false, error: error.code, message: error.message };
