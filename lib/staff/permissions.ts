@@ -6,9 +6,9 @@ import type { StaffAction, StaffRole } from "./staff-types";
  * (API keys) or change its settings; support (`admin`) does everything in any business.
  */
 export const permissionMatrix: Record<StaffRole, Record<StaffAction, boolean>> = {
-  owner: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true },
-  manager: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: false, settings: false },
-  admin: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true },
+  owner: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, audit: true },
+  manager: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: false, settings: false, audit: false },
+  admin: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, audit: true },
 };
 
 export function rolePermits(role: StaffRole, action: StaffAction): boolean {

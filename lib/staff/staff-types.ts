@@ -27,4 +27,5 @@ export type StaffAction =
   | "payouts" // payout operations
   | "webhooks" // webhook settings, resend, token rotation
   | "api_keys" // create, roll, revoke API keys
-  | "settings"; // business settings
+  | "settings" // business settings
+  | "audit"; // read the audit log
