@@ -1033,6 +1033,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/audit-events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List audit events
+     * @description Each change made by the business's staff or secret keys, newest first, `limit` per page (1 to 100, default 10) older than the `starting_after` id. See docs/audit.md for the actions.
+     */
+    get: operations["listAuditEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/payments.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export payments as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `session_id,order_id,status,amount,currency,amount_received,fees,net_amount,refunded_amount,payment_method,customer,customer_email,created_at,completed_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportPayments"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/refunds.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export refunds as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `refund_id,session_id,amount,currency,status,reason,note,failure_message,created_at,completed_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportRefunds"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/subscriptions.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export subscriptions as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `subscription_id,status,cancel_at_period_end,amount,currency,interval,interval_count,customer,customer_email,order_id,payment_method,current_period_end,canceled_at,created_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportSubscriptions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/payout-users.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export payout users as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `payout_user_id,email,status,balance,created_at,deactivated_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportPayoutUsers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/ledger-entries.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export ledger entries as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `entry_id,transaction_id,transaction_kind,reference,account,payout_user_id,amount,created_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportLedgerEntries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   succeeded: {
@@ -2246,6 +2366,73 @@ export interface components {
     HealthCheck: {
       ok: boolean;
       detail?: string;
+    };
+    /** @description Newest first; the next page holds the events older than its last id. */
+    AuditEventList: {
+      data: components["schemas"]["AuditEvent"][];
+      has_more: boolean;
+    };
+    AuditEvent: {
+      /** @example aud_01JD8Y3X7Q2W5E9R4T6Y8U0I2O */
+      id: string;
+      /** @enum {string} */
+      object: "audit_event";
+      /** @description A staff member (their e-mail when they acted) or a secret key (its display prefix). */
+      actor:
+        | {
+            /** @enum {string} */
+            type: "user";
+            email: string;
+          }
+        | {
+            /** @enum {string} */
+            type: "api_key";
+            /** @example sk_live_AbCd… */
+            prefix: string;
+          };
+      /** @enum {string} */
+      action:
+        | "payment.refund"
+        | "payment.review"
+        | "subscription.cancel"
+        | "subscription.resume"
+        | "api_key.create"
+        | "api_key.roll"
+        | "api_key.revoke"
+        | "webhook_endpoint.update"
+        | "webhook_token.rotate"
+        | "business.settings_update"
+        | "business.payouts_switch"
+        | "business.fraud_thresholds_update"
+        | "business.branding_update"
+        | "business.stripe_connect"
+        | "payout_balance.transfer"
+        | "payout.allocate"
+        | "payout_withdrawal.complete"
+        | "payout_withdrawal.reject"
+        | "payout_user.deactivate"
+        | "payout_user.reactivate"
+        | "payout_user.rotate_hash"
+        | "support.open_business"
+        | "member.invite"
+        | "member.role_change"
+        | "member.remove";
+      /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
+      target: {
+        type: string;
+        id: string;
+      };
+      /** @description Each changed field's value before and after; secrets read `[redacted]`. */
+      changes: {
+        [key: string]: {
+          from?: unknown;
+          to?: unknown;
+        };
+      };
+      ip: string | null;
+      user_agent: string | null;
+      /** @example 2026-11-26T14:02:50.123456Z */
+      created_at: string;
     };
   };
   responses: never;
@@ -6087,6 +6274,370 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Readiness"];
+        };
+      };
+    };
+  };
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events of this action. */
+        action?:
+          | "payment.refund"
+          | "payment.review"
+          | "subscription.cancel"
+          | "subscription.resume"
+          | "api_key.create"
+          | "api_key.roll"
+          | "api_key.revoke"
+          | "webhook_endpoint.update"
+          | "webhook_token.rotate"
+          | "business.settings_update"
+          | "business.payouts_switch"
+          | "business.fraud_thresholds_update"
+          | "business.branding_update"
+          | "business.stripe_connect"
+          | "payout_balance.transfer"
+          | "payout.allocate"
+          | "payout_withdrawal.complete"
+          | "payout_withdrawal.reject"
+          | "payout_user.deactivate"
+          | "payout_user.reactivate"
+          | "payout_user.rotate_hash"
+          | "support.open_business"
+          | "member.invite"
+          | "member.role_change"
+          | "member.remove";
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: string;
+        /** @description The last id of the previous page: the next page holds older events. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of audit events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditEventList"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportPayments: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?:
+          | "succeeded"
+          | "failed"
+          | "pending"
+          | "processing"
+          | "pending_review"
+          | "declined"
+          | "expired"
+          | "open";
+        method?: string;
+        /** @description Session id, order id, customer id or e-mail (part of it). */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportRefunds: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?: "pending" | "succeeded" | "failed";
+        session_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportSubscriptions: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?: "active" | "past_due" | "canceling" | "canceled";
+        customer?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportPayoutUsers: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?: "active" | "inactive";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportLedgerEntries: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        /** @description Only entries of this kind of account. */
+        account?: "business_balance" | "payout_balance" | "payout_user" | "payout_hold" | "external";
+        /** @description Only entries of transactions of this kind (`payment`, `refund`, `payout_allocation`, …). */
+        kind?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
         };
       };
     };
