@@ -53,6 +53,8 @@ test("the audit log shows who changed what, by staff and by key, and filters by 
   await expect(rows.first()).toContainText("Storefront");
 
   await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/audit$/);
+  await expect(rows).toHaveCount(2);
   await page.getByLabel("Who").fill(login.email);
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(rows).toHaveCount(1);

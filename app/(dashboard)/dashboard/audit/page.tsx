@@ -89,7 +89,9 @@ export default async function AuditPage({
         Entries are never changed or removed.
       </p>
 
+      {/* Keyed by the filters: "Clear filters" (a client navigation) must reset the fields too. */}
       <FilterCard
+        key={JSON.stringify(filters)}
         action="/dashboard/audit"
         label="Filter the audit log"
         formClassName="grid gap-3 sm:grid-cols-5 sm:items-end"
