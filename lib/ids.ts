@@ -41,6 +41,7 @@ export const idPrefixes = {
   invitation: "inv",
   payoutApproval: "apr",
   dispute: "dsp",
+  auditEvent: "aud",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

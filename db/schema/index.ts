@@ -20,3 +20,4 @@ export * from "./instances";
 export * from "./mail";
 export * from "./team";
 export * from "./disputes";
+export * from "./audit";

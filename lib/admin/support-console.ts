@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { forbidden, onlySupport, staffAction, type ActionResult, type StaffActionRunner } from "@/lib/dashboard/staff-action";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { formatMoney } from "@/lib/money";
@@ -53,6 +54,7 @@ const openBusiness = staffAction({
   schema: z.object(businessOf),
   run: async ({ db, input }) => {
     const business = await namedBusiness(db, input.business_id);
+    await recordAudit(db, { businessId: business.id, action: "support.open_business", target: { type: "business", id: business.id } });
     return { message: `Opened ${business.name} as support.`, data: { openBusinessId: business.id } };
   },
 });

@@ -58,6 +58,14 @@ import {
 import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
 import { getOpenApiDocument } from "./openapi";
 import { getLiveness, getReadiness } from "./health";
+import { getAuditEvents } from "./audit-events";
+import {
+  getLedgerEntriesExport,
+  getPaymentsExport,
+  getPayoutUsersExport,
+  getRefundsExport,
+  getSubscriptionsExport,
+} from "./exports";
 
 /**
  * `cors`: the endpoint accepts a public key, so a browser on a merchant's own site may call it
@@ -130,6 +138,12 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/webhooks/test", handler: postWebhookTest },
   { method: "GET", pattern: "/webhooks/token", handler: getWebhookToken },
   { method: "POST", pattern: "/webhooks/token/rotate", handler: postWebhookTokenRotate },
+  { method: "GET", pattern: "/audit-events", handler: getAuditEvents },
+  { method: "GET", pattern: "/exports/payments.csv", handler: getPaymentsExport },
+  { method: "GET", pattern: "/exports/refunds.csv", handler: getRefundsExport },
+  { method: "GET", pattern: "/exports/subscriptions.csv", handler: getSubscriptionsExport },
+  { method: "GET", pattern: "/exports/payout-users.csv", handler: getPayoutUsersExport },
+  { method: "GET", pattern: "/exports/ledger-entries.csv", handler: getLedgerEntriesExport },
   { method: "POST", pattern: "/sandbox/payout-balance", handler: postSandboxPayoutBalance },
   { method: "POST", pattern: "/sandbox/clock/advance", handler: postSandboxClockAdvance },
   { method: "POST", pattern: "/sandbox/sessions/:session_id/pay", handler: postSandboxSessionPay },

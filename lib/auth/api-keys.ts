@@ -7,7 +7,8 @@ import { newId, randomToken } from "@/lib/ids";
 import { preparedPerDb } from "@/db/prepared-per-db";
 
 export type KeyKind = "secret" | "public";
-export type ApiCaller = { business: Business; keyKind: KeyKind; keyId: string };
+/** `keyPrefix`: the key's display prefix (`sk_live_AbCd…`), for the audit log. */
+export type ApiCaller = { business: Business; keyKind: KeyKind; keyId: string; keyPrefix?: string };
 
 const keyPattern = /^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/;
 
@@ -79,5 +80,5 @@ export async function authenticateApiKey(
   if (accept === "secret" && row.key.kind !== "secret") throw new UnauthorizedError("public key on a secret-only endpoint");
   // The key's mode must match the business's (a live key never opens a sandbox business).
   if (!token.startsWith(keyPrefix(row.key.kind, row.business.mode))) throw new UnauthorizedError("mode mismatch");
-  return { business: row.business, keyKind: row.key.kind, keyId: row.key.id };
+  return { business: row.business, keyKind: row.key.kind, keyId: row.key.id, keyPrefix: row.key.prefix };
 }

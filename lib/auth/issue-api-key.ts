@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { businesses } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { CreateApiKeyInput } from "./api-key-input";
@@ -33,6 +34,7 @@ export async function issueApiKey(
       .where(eq(businesses.id, businessId));
     if (!business) throw new NotFoundError("business_not_found", "No such business");
     const created = await createApiKey(tx, business, input.kind, input.name);
+    await recordAudit(tx, { businessId, action: "api_key.create", target: { type: "api_key", id: created.id }, changes: { kind: { from: null, to: input.kind }, name: { from: null, to: input.name ?? null } } });
     return { ...(await findApiKey(tx, businessId, created.id)), key: created.key };
   });
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { apiKeys } from "@/db/schema";
 import { businessNowSql } from "@/lib/clock";
 import { ConflictError } from "@/lib/errors";
@@ -42,6 +43,7 @@ export async function revokeApiKey(
         "This is the business's last active secret key; roll it (expires_in_seconds 0 ends it at once) or create another secret key first",
       );
     await tx.update(apiKeys).set({ revokedAt: businessNowSql(businessId) }).where(eq(apiKeys.id, keyId));
+    await recordAudit(tx, { businessId, action: "api_key.revoke", target: { type: "api_key", id: keyId }, changes: { status: { from: key.status, to: "revoked" } } });
     return findApiKey(tx, businessId, keyId);
   });
 }

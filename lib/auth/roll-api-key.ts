@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { apiKeys, businesses } from "@/db/schema";
 import { businessNowSql } from "@/lib/clock";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -50,6 +51,7 @@ export async function rollApiKey(
       .set({ expiresAt: businessNowSql(businessId, options.expiresInSeconds * 1000) })
       .where(eq(apiKeys.id, keyId));
     const created = await createApiKey(tx, business, old.kind, old.name);
+    await recordAudit(tx, { businessId, action: "api_key.roll", target: { type: "api_key", id: keyId }, changes: { replaced_by: { from: null, to: created.id }, expires_in_seconds: { from: null, to: options.expiresInSeconds } } });
     return {
       ...(await findApiKey(tx, businessId, created.id)),
       key: created.key,

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { businesses, type Business } from "@/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { fieldErrors, isSafeText, safeText } from "@/lib/http/validation";
@@ -57,7 +58,7 @@ export async function updateBusinessSettings(db: Db, businessId: string, input: 
   // An empty return URL removes it.
   const changes = { ...parsed.data, ...(parsed.data.returnUrl === "" ? { returnUrl: null } : {}) };
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ mode: businesses.mode }).from(businesses).where(eq(businesses.id, businessId)).for("update");
+    const [row] = await tx.select().from(businesses).where(eq(businesses.id, businessId)).for("update");
     if (!row) throw new NotFoundError("business_not_found", "No such business");
     if (changes.returnUrl) {
       const problem = returnUrlProblem(changes.returnUrl, row.mode);
@@ -68,6 +69,7 @@ export async function updateBusinessSettings(db: Db, businessId: string, input: 
       return pickSettings(current!);
     }
     const [updated] = await tx.update(businesses).set(changes).where(eq(businesses.id, businessId)).returning();
+    await recordAudit(tx, { businessId, action: "business.settings_update", target: { type: "business", id: businessId }, changes: changedFields(pickSettings(row), pickSettings(updated!)) });
     return pickSettings(updated!);
   });
 }

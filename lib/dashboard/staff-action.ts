@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { staffActor, withAuditActor } from "@/lib/audit/audit-actor";
 import {
   DomainError,
   InsufficientFundsError,
@@ -113,7 +114,9 @@ export function staffAction<S extends z.ZodType, T = undefined>(spec: {
     const unsafe = unsafeTextField(parsed.data);
     if (unsafe) return invalidFields(unsafe);
     try {
-      return { ok: true, ...(await spec.run({ db, staff, businessId: staff.businessId, input: parsed.data })) };
+      // Whatever the write changes is recorded as this staff member's (the audit log, decision 0045).
+      const done = await withAuditActor(staffActor(staff), () => spec.run({ db, staff, businessId: staff.businessId, input: parsed.data }));
+      return { ok: true, ...done };
     } catch (error) {
       return failure(error, { permission: spec.permission, businessId: staff.businessId, userId: staff.userId });
     }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { ValidationError } from "@/lib/errors";
 import { connectStripe, disconnectStripe, type ConnectedStripe } from "@/lib/providers/stripe/connect-stripe";
+import { keyHint } from "@/lib/providers/stripe/get-stripe-connection";
 import type { StripeApiLocation } from "@/lib/providers/stripe/stripe-client";
 import { staffAction, type StaffActionRunner } from "./staff-action";
 
@@ -51,6 +53,7 @@ export function connectStripeAction(options: { api?: StripeApiLocation } = {}): 
         throw new ValidationError(fields);
       }
       const { active, accountId, keyKind, livemode, missing, requiredEndpoint, methods, webhookEndpoint } = connected;
+      await recordAudit(db, { businessId, action: "business.stripe_connect", target: { type: "business", id: businessId }, changes: { stripe_key: { from: null, to: keyHint(input.secret_key) }, active: { from: null, to: active } } });
       return {
         message: active
           ? `Stripe connected${accountId ? ` (account ${accountId})` : ""}: ${methods.length ? methods.join(", ") : "no Stripe method"} enabled.`
@@ -70,6 +73,7 @@ export const disconnectStripeAs = staffAction({
   schema: z.object({ confirm: z.literal("on", { error: "Tick the box to confirm that you understand what disconnecting does" }) }),
   run: async ({ db, businessId }) => {
     await disconnectStripe(db, businessId);
+    await recordAudit(db, { businessId, action: "business.stripe_connect", target: { type: "business", id: businessId }, changes: { stripe_key: { from: "connected", to: null } } });
     return { message: "Stripe disconnected: its keys are forgotten and card payments are off." };
   },
 });

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { inviteStaff, listInvitations, resendInvitation, revokeInvitation, type InvitationView } from "@/lib/staff/invitations";
 import { changeMemberRole, listMembers, removeMember, type MemberView } from "@/lib/staff/team-members";
 import type { Staff } from "@/lib/staff/current-staff";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { staffAction } from "./staff-action";
 
 /** What the Team page shows. */
@@ -29,6 +30,7 @@ export const inviteStaffAs = staffAction({
   schema: inviteSchema,
   run: async ({ db, staff, businessId, input }) => {
     const { invitation } = await inviteStaff(db, { businessId, email: input.email, role: input.role, inviter: inviter(staff) });
+    await recordAudit(db, { businessId, action: "member.invite", target: { type: "invitation", id: invitation.id }, changes: { email: { from: null, to: invitation.email }, role: { from: null, to: invitation.role } } });
     return { message: `Invitation sent to ${invitation.email} as ${invitation.role}; the link works for 7 days, once.` };
   },
 });
@@ -59,6 +61,7 @@ export const changeMemberRoleAs = staffAction({
   schema: roleSchema,
   run: async ({ db, businessId, input }) => {
     const changed = await changeMemberRole(db, { businessId, userId: input.user, role: input.role });
+    if (changed.changed) await recordAudit(db, { businessId, action: "member.role_change", target: { type: "user", id: input.user }, changes: { role: { from: null, to: changed.role } } });
     return { message: changed.changed ? `${changed.email} is now ${changed.role}.` : `${changed.email} already is ${changed.role}.` };
   },
 });
@@ -69,6 +72,7 @@ export const removeMemberAs = staffAction({
   schema: memberSchema,
   run: async ({ db, businessId, input }) => {
     const removed = await removeMember(db, { businessId, userId: input.user });
+    await recordAudit(db, { businessId, action: "member.remove", target: { type: "user", id: input.user }, changes: { email: { from: removed.email, to: null } } });
     return { message: `${removed.email} is removed from the business and signed out.` };
   },
 });

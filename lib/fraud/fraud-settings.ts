@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { businesses, type Business } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -86,6 +87,7 @@ export async function updateFraudSettings(
       })
       .where(eq(businesses.id, businessId))
       .returning();
+    await recordAudit(tx, { businessId, action: "business.fraud_thresholds_update", target: { type: "business", id: businessId }, changes: changedFields({ ...fraudSettingsOf(row), screeningFeeCents: row.fraudScreeningFeeCents }, { ...fraudSettingsOf(updated!), screeningFeeCents: updated!.fraudScreeningFeeCents }) });
     return { settings: fraudSettingsOf(updated!), screeningFeeCents: updated!.fraudScreeningFeeCents };
   });
 }

@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 export const clientIpHeader = "x-kassa-client-ip";
 
 /** The end user's IP: the socket peer, or X-Forwarded-For's first entry when behind a trusted proxy. */
-export function clientIp(request: Request): string | null {
+export function clientIp(request: Pick<Request, "headers">): string | null {
   if (env().TRUST_PROXY) {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded && isIP(normalizeIp(forwarded))) return normalizeIp(forwarded);

@@ -1,10 +1,23 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
 import { authenticateApiKey, type ApiCaller } from "@/lib/auth/api-keys";
+import { trimUserAgent, withAuditActor, type AuditActor } from "@/lib/audit/audit-actor";
 import { getDb } from "@/lib/db";
 import { addLogContext, log, withLogContext } from "@/lib/log";
 import { answerIdempotently, isIdempotentOperation, type IdempotentMode, type IdempotentOperation } from "./idempotent-operation";
+import { clientIp } from "./client-ip";
 import { errorResponse, internalErrorBody, json } from "./respond";
+
+/** The secret key behind a request as the audit log's actor. */
+function keyActor(caller: ApiCaller, request: Request): AuditActor {
+  return {
+    type: "api_key",
+    keyId: caller.keyId,
+    prefix: caller.keyPrefix ?? "",
+    ip: clientIp(request),
+    userAgent: trimUserAgent(request.headers.get("user-agent")),
+  };
+}
 
 export type Params = Record<string, string>;
 
@@ -49,10 +62,14 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
           ? null
           : await authenticateApiKey(db, request.headers.get("authorization"), options.auth as "secret");
       if (caller) addLogContext({ businessId: caller.business.id });
-      const handled = await options.handle({ request, params, db, requestId, caller } as Context<Caller<A>>);
-      response = isIdempotentOperation(handled)
-        ? await answerIdempotently(db, request, caller, options.idempotent!, handled)
-        : handled;
+      const run = async (): Promise<Response> => {
+        const handled = await options.handle({ request, params, db, requestId, caller } as Context<Caller<A>>);
+        return isIdempotentOperation(handled)
+          ? await answerIdempotently(db, request, caller, options.idempotent!, handled)
+          : (handled as Response);
+      };
+      // A secret key is the author of what the request changes (the audit log, decision 0045).
+      response = caller?.keyKind === "secret" ? await withAuditActor(keyActor(caller, request), run) : await run();
     } catch (error) {
       const mapped = errorResponse(error);
       if (mapped) response = mapped;

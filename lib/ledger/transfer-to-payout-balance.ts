@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { InsufficientFundsError, ValidationError } from "@/lib/errors";
 import { postTransaction } from "./post-transaction";
 
@@ -18,13 +19,17 @@ export function checkAmount(amount: unknown, max = Number.MAX_SAFE_INTEGER): num
 export async function transferToPayoutBalance(db: Db, businessId: string, amount: number): Promise<Balances> {
   checkAmount(amount);
   try {
-    const posted = await postTransaction(db, {
-      businessId,
-      kind: "payout_balance_transfer",
-      entries: [
-        { account: { kind: "business_balance" }, amount: -amount },
-        { account: { kind: "payout_balance" }, amount },
-      ],
+    const posted = await db.transaction(async (tx) => {
+      const done = await postTransaction(tx, {
+        businessId,
+        kind: "payout_balance_transfer",
+        entries: [
+          { account: { kind: "business_balance" }, amount: -amount },
+          { account: { kind: "payout_balance" }, amount },
+        ],
+      });
+      await recordAudit(tx, { businessId, action: "payout_balance.transfer", target: { type: "ledger_transaction", id: done.transactionId }, changes: { amount: { from: null, to: amount } } });
+      return done;
     });
     return {
       balance: posted.balanceOf("business_balance"),

@@ -17,6 +17,7 @@ import { registerCheckout } from "./paths/checkout";
 import { registerDisputes } from "./paths/disputes";
 import { registerApiKeys } from "./paths/api-keys";
 import { registerHealth } from "./paths/health";
+import { registerAuditAndExports } from "./paths/audit-and-exports";
 import { registerMeta } from "./paths/meta";
 import { registerPayouts } from "./paths/payouts";
 import { registerProviderCallbacks } from "./paths/provider-callbacks";
@@ -44,6 +45,7 @@ const areas: RegisterArea[] = [
   registerWebhookEvents,
   registerMeta,
   registerHealth,
+  registerAuditAndExports,
 ];
 
 export function buildOpenApiDocument(): OpenAPIObject {

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { paymentAttempts, payments, type Business, type Payment } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -37,6 +38,7 @@ export async function acceptReviewedPayment(
       .where(eq(payments.id, payment.id))
       .returning();
     await creditBusiness(tx, accepted!);
+    await recordAudit(tx, { businessId, action: "payment.review", target: { type: "payment", id: sessionId }, changes: { status: { from: payment.status, to: "succeeded" } } });
     await announcePaymentSucceeded(tx, { business, session, payment: accepted! });
     return business;
   });
@@ -111,6 +113,7 @@ export async function reserveReviewDecline(
       ledgerAmount: 0,
     });
     refundIds.push(refund.id);
+    await recordAudit(tx, { businessId, action: "payment.review", target: { type: "payment", id: sessionId }, changes: { status: { from: payment.status, to: "declined" } } });
     const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id));
     await emitWebhookEvent(tx, { business, session, payment: current!, type: "declined" });
     return business;

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { payoutEntries, payoutUsers, type Business } from "@/db/schema";
 import { decrypt, encrypt } from "@/lib/crypto";
 import {
@@ -110,6 +111,7 @@ export async function createPayout(
       ledgerTransactionId: transactionId,
       createdAt: businessNowSql(business.id),
     });
+    await recordAudit(tx, { businessId: business.id, action: "payout.allocate", target: { type: "payout_user", id: user.id }, changes: { email: { from: null, to: user.email }, amount: { from: null, to: input.amount }, balance: { from: balance - input.amount, to: balance } } });
     return { hash, payoutUserId: user.id, entryId, balance, createdUser: Boolean(inserted) };
   });
 }

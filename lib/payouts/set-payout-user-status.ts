@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { payoutUsers, type PayoutUser } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { payoutUsers, type AuditChanges, type PayoutUser } from "@/db/schema";
 import { encrypt } from "@/lib/crypto";
 import { NotFoundError } from "@/lib/errors";
 import { payoutUserRef } from "./find-payout-user";
@@ -12,10 +13,15 @@ async function update(
   businessId: string,
   ref: string,
   values: PgUpdateSetSource<typeof payoutUsers>,
+  action: "payout_user.deactivate" | "payout_user.reactivate" | "payout_user.rotate_hash",
 ) {
-  const [user] = await db.update(payoutUsers).set(values).where(payoutUserRef(businessId, ref)).returning();
-  if (!user) throw new NotFoundError("payout_user_not_found", "No payout user with this e-mail or id");
-  return user;
+  return db.transaction(async (tx) => {
+    const [user] = await tx.update(payoutUsers).set(values).where(payoutUserRef(businessId, ref)).returning();
+    if (!user) throw new NotFoundError("payout_user_not_found", "No payout user with this e-mail or id");
+    const changes: AuditChanges = action === "payout_user.rotate_hash" ? { hash: { from: "[redacted]", to: "[redacted]" } } : { status: { from: null, to: user.status } };
+    await recordAudit(tx, { businessId, action, target: { type: "payout_user", id: user.id }, changes });
+    return user;
+  });
 }
 
 /**
@@ -26,12 +32,12 @@ export async function deactivatePayoutUser(db: Db, businessId: string, ref: stri
   return update(db, businessId, ref, {
     status: "inactive",
     deactivatedAt: sql`CASE WHEN ${payoutUsers.status} = 'inactive' THEN ${payoutUsers.deactivatedAt} ELSE now() END`,
-  });
+  }, "payout_user.deactivate");
 }
 
 /** Reactivates it: the same hash works again. Repeating is a no-op. */
 export async function reactivatePayoutUser(db: Db, businessId: string, ref: string): Promise<PayoutUser> {
-  return update(db, businessId, ref, { status: "active", deactivatedAt: null });
+  return update(db, businessId, ref, { status: "active", deactivatedAt: null }, "payout_user.reactivate");
 }
 
 /** Replaces a payout user's hash (e.g. after a leak): the old one answers 401 from now on. */
@@ -45,6 +51,6 @@ export async function rotatePayoutHash(
     hashDigest: payoutHashDigest(hash),
     hashEnc: encrypt(hash),
     hashPrefix: hash.slice(0, 6),
-  });
+  }, "payout_user.rotate_hash");
   return { user, hash };
 }

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { payoutEntries, payoutWithdrawals, type PayoutWithdrawal, type WithdrawalActor } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -79,6 +80,8 @@ export async function settleWithdrawal(
       .where(and(eq(payoutWithdrawals.id, withdrawal.id), eq(payoutWithdrawals.status, "pending")))
       .returning();
     if (!settled) throw new Error("withdrawal changed while locked");
+    if (outcome !== "canceled")
+      await recordAudit(tx, { businessId: ref.businessId, action: outcome === "completed" ? "payout_withdrawal.complete" : "payout_withdrawal.reject", target: { type: "payout_withdrawal", id: withdrawal.id }, changes: { status: { from: "pending", to: outcome }, amount: { from: null, to: amount } } });
     return settled;
   });
 }

@@ -4,11 +4,12 @@
  * CONTRACT between the sign-in work (which implements these) and the dashboard pages (which call
  * them). The signatures are fixed. Decision 0018: sessions, the permission matrix, switching.
  */
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db";
 import { origin } from "@/lib/env";
+import { clientIp } from "@/lib/http/client-ip";
 import { loadStaff, staffMay } from "./load-staff";
 
 export { staffMay };
@@ -31,7 +32,11 @@ const currentStaff = cache(async (): Promise<Staff | null> => {
   // A cookie without a session row (issued before sessions were kept) no longer stands.
   if (!userId || !session.sessionId) return null;
   const requested = (await cookies()).get(currentBusinessCookie)?.value ?? null;
-  return loadStaff(await getDb(), { userId, signedInAt: session.signedInAt, sessionId: session.sessionId }, requested);
+  const staff = await loadStaff(await getDb(), { userId, signedInAt: session.signedInAt, sessionId: session.sessionId }, requested);
+  if (!staff) return null;
+  // Where the browser is, for the audit log of what this request changes (decision 0045).
+  const sent = await headers();
+  return { ...staff, client: { ip: clientIp({ headers: sent }), userAgent: sent.get("user-agent")?.slice(0, 512) ?? null } };
 });
 
 /**

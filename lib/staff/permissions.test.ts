@@ -7,7 +7,7 @@ import { createUser } from "./create-user";
 import { loadStaff, staffMay } from "./load-staff";
 import { permissionMatrix } from "./permissions";
 
-const actions: StaffAction[] = ["read", "refund", "review", "subscriptions", "payouts", "webhooks", "api_keys", "settings", "team", "stripe"];
+const actions: StaffAction[] = ["read", "refund", "review", "subscriptions", "payouts", "webhooks", "api_keys", "settings", "team", "stripe", "audit"];
 const roles: StaffRole[] = ["owner", "manager", "admin"];
 
 /** What each role may do in its own business (decision 0018); in another business only admin may do anything. */

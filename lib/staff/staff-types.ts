@@ -14,6 +14,8 @@ export type Staff = {
   /** The user's role in that business (`admin` when support opened it). */
   role: StaffRole;
   memberships: StaffMembership[];
+  /** The browser's IP and user agent, for the audit log (set for a signed-in request). */
+  client?: { ip: string | null; userAgent: string | null };
 };
 
 /** What a staff member may do; every server action and data route names one. */
@@ -27,4 +29,5 @@ export type StaffAction =
   | "api_keys" // create, roll, revoke API keys
   | "settings" // business settings
   | "team" // invitations, roles, removing members, the four-eyes threshold (decision 0044)
-  | "stripe"; // connect, replace or disconnect the business's own Stripe account (owners only)
+  | "stripe" // connect, replace or disconnect the business's own Stripe account (owners only)
+  | "audit"; // read the audit log

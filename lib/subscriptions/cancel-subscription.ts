@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import type { Subscription } from "@/db/schema";
 import { ForbiddenError, SubscriptionUpdateFailedError } from "@/lib/errors";
 import { toDbTime } from "@/lib/time";
@@ -32,13 +33,17 @@ export async function cancelSubscription(
       "The customer can only cancel at the end of the period",
     );
   const reason = reasonOfActor(by, null);
-  const schedule = (tx: Db, s: Subscription) =>
+  const audit = (tx: Db, s: Subscription, changes: Record<string, { from: unknown; to: unknown }>) =>
+    recordAudit(tx, { businessId, action: "subscription.cancel", target: { type: "subscription", id: s.id }, changes });
+  const schedule = async (tx: Db, s: Subscription) =>
+    (await audit(tx, s, { cancel_at_period_end: { from: s.cancelAtPeriodEnd, to: true } })) ??
     updateSubscription(tx, s.id, {
       cancelAtPeriodEnd: true,
       cancelRequestedBy: by,
       cancellationReason: reason,
     });
-  const end = (tx: Db, s: Subscription, business: Parameters<typeof endSubscription>[1], at?: Date | null) =>
+  const end = async (tx: Db, s: Subscription, business: Parameters<typeof endSubscription>[1], at?: Date | null) =>
+    (await audit(tx, s, { status: { from: s.status, to: "canceled" } })) ??
     endSubscription(tx, business, s, {
       by,
       reason,

@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import type { Subscription } from "@/db/schema";
 import { ForbiddenError, SubscriptionUpdateFailedError } from "@/lib/errors";
 import { changeAtProvider } from "./change-at-provider";
@@ -17,7 +18,8 @@ export async function resumeSubscription(
   subscriptionId: string,
   options: { by: CancelActor },
 ): Promise<Subscription> {
-  const unschedule = (tx: Db, s: Subscription) =>
+  const unschedule = async (tx: Db, s: Subscription) =>
+    (await recordAudit(tx, { businessId, action: "subscription.resume", target: { type: "subscription", id: s.id }, changes: { cancel_at_period_end: { from: true, to: false } } })) ??
     updateSubscription(tx, s.id, {
       cancelAtPeriodEnd: false,
       cancelRequestedBy: null,

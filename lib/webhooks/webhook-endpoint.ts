@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
+import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { businesses, webhookEventTypes, type WebhookEventType } from "@/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -79,13 +80,17 @@ export async function updateWebhookEndpoint(
     else set.webhookEvents = webhookEventTypes.filter((t) => input.events!.includes(t));
   }
   if (Object.keys(fields).length) throw new ValidationError(fields);
-  if (Object.keys(set).length) {
-    const updated = await db
-      .update(businesses)
-      .set(set)
-      .where(eq(businesses.id, businessId))
-      .returning({ id: businesses.id });
-    if (!updated.length) throw new NotFoundError("business_not_found", "No such business");
-  }
+  if (Object.keys(set).length)
+    await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ url: businesses.webhookUrl, events: businesses.webhookEvents })
+        .from(businesses)
+        .where(eq(businesses.id, businessId))
+        .for("update");
+      if (!before) throw new NotFoundError("business_not_found", "No such business");
+      await tx.update(businesses).set(set).where(eq(businesses.id, businessId));
+      const changes = changedFields(before, { url: set.webhookUrl, events: set.webhookEvents }, { skipUndefined: true });
+      await recordAudit(tx, { businessId, action: "webhook_endpoint.update", target: { type: "business", id: businessId }, changes });
+    });
   return getWebhookEndpoint(db, businessId);
 }

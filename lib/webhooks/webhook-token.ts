@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { businesses, webhookTokenRotations, type Business } from "@/db/schema";
 import { decrypt, encrypt } from "@/lib/crypto";
 import { randomToken } from "@/lib/ids";
@@ -100,6 +101,7 @@ export async function rotateWebhookToken(
       .insert(webhookTokenRotations)
       .values({ businessId, ...values })
       .onConflictDoUpdate({ target: webhookTokenRotations.businessId, set: values });
+    await recordAudit(tx, { businessId, action: "webhook_token.rotate", target: { type: "business", id: businessId }, changes: { token: { from: "[redacted]", to: "[redacted]" }, overlap_seconds: { from: null, to: overlapSeconds } } });
     return { token, previousValidUntil };
   });
 }

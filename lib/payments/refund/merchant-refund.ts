@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { payments, type Payment, type Refund } from "@/db/schema";
 import { BadRequestError, ConflictError, ProviderError, ValidationError } from "@/lib/errors";
 import { isSafeText, safeText } from "@/lib/http/validation";
@@ -128,7 +129,7 @@ export async function reserveMerchantRefund(
         );
       providerPaymentId = renewalIntent.paymentIntentId;
     }
-    return reserveRefund(tx, {
+    const refund = await reserveRefund(tx, {
       payment,
       provider: payment.provider,
       providerPaymentId,
@@ -137,6 +138,16 @@ export async function reserveMerchantRefund(
       ledgerAmount: await ledgerShare(tx, payment, amount),
       note: input.note,
     });
+    await recordAudit(tx, {
+      businessId,
+      action: "payment.refund",
+      target: { type: "payment", id: sessionId },
+      changes: {
+        refunded_amount: { from: payment.refundedAmount, to: payment.refundedAmount + amount },
+        refund: { from: null, to: refund.id },
+      },
+    });
+    return refund;
   });
 }
 

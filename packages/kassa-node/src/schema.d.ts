@@ -228,6 +228,83 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/disputes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List disputes
+     * @description Oldest first, `limit` per page (1 to 100, default 10) after the `starting_after` id, as GET /subscriptions. Filters: `session_id` (the disputed payment), `status`.
+     */
+    get: operations["listDisputes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/disputes/{dispute_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a dispute */
+    get: operations["getDispute"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/disputes/{dispute_id}/evidence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stage or submit evidence
+     * @description Stripe's evidence field names. Without `submit` (or false) the evidence is staged and can be changed; with `submit: true` it goes to the card issuer and the dispute is `under_review`. Only while the dispute needs a response.
+     */
+    post: operations["submitDisputeEvidence"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/disputes/{dispute_id}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept a dispute (it is lost)
+     * @description The business does not contest: the dispute ends `lost` (an inquiry: `warning_closed`) and nothing comes back. Only while it needs a response.
+     */
+    post: operations["acceptDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/checkout/sessions/{session_id}": {
     parameters: {
       query?: never;
@@ -1053,6 +1130,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/audit-events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List audit events
+     * @description Each change made by the business's staff or secret keys, newest first, `limit` per page (1 to 100, default 10) older than the `starting_after` id. See docs/audit.md for the actions.
+     */
+    get: operations["listAuditEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/payments.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export payments as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `session_id,order_id,status,amount,currency,amount_received,fees,net_amount,refunded_amount,payment_method,customer,customer_email,created_at,completed_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportPayments"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/refunds.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export refunds as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `refund_id,session_id,amount,currency,status,reason,note,failure_message,created_at,completed_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportRefunds"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/subscriptions.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export subscriptions as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `subscription_id,status,cancel_at_period_end,amount,currency,interval,interval_count,customer,customer_email,order_id,payment_method,current_period_end,canceled_at,created_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportSubscriptions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/payout-users.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export payout users as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `payout_user_id,email,status,balance,created_at,deactivated_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportPayoutUsers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/exports/ledger-entries.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export ledger entries as CSV
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `entry_id,transaction_id,transaction_kind,reference,account,payout_user_id,amount,created_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     */
+    get: operations["exportLedgerEntries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   succeeded: {
@@ -1255,6 +1452,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  dispute_opened: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payment was disputed
+     * @description Opt-in. The cardholder disputed the payment (a chargeback, or an inquiry: `dispute.status` `warning_needs_response`). Carries `dispute` (the Dispute object): answer with POST /disputes/{id}/evidence or /accept before `dispute.evidence_due_by`. For a chargeback the disputed amount and the dispute fee have left the balance. Once per dispute. The payload's `type` is `dispute_opened`. Deduplicate on order_id plus type.
+     */
+    post: operations["webhook_dispute_opened"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  dispute_closed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A dispute ended
+     * @description Opt-in. Carries `dispute` with its final `status` (`won`, `lost`, `warning_closed`) and `outcome` (`won` or `lost`). Won: the amount and the fee are back in the balance. Once per dispute. The payload's `type` is `dispute_closed`. Deduplicate on order_id plus type.
+     */
+    post: operations["webhook_dispute_closed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1284,7 +1521,9 @@ export interface components {
         | "subscription_payment_failed"
         | "subscription_canceled"
         | "refunded_again"
-        | "incomplete_again";
+        | "incomplete_again"
+        | "dispute_opened"
+        | "dispute_closed";
       /** @description Provider used; `none` for a session that expired before any. */
       provider: string;
       /** @description The business's order id; `{order_id}-{cycle}` for renewals. */
@@ -1313,6 +1552,44 @@ export interface components {
         amount: number;
         /** @description Cents refunded so far in all, this refund included. */
         amount_refunded: number;
+      };
+      /** @description Only on `dispute_opened` and `dispute_closed` (Kassa's addition): the Dispute, `outcome` set when closed. */
+      dispute?: {
+        /** @description Prefix `dsp_`. */
+        id: string;
+        /** @description The disputed payment's session. */
+        session_id: string;
+        /** @description Disputed cents. */
+        amount: number;
+        /** @description Stripe's reason: `fraudulent`, `product_not_received`, `general`, … */
+        reason: string;
+        /**
+         * @description Stripe's values. `warning_*`: an inquiry (nothing withdrawn yet); `needs_response`: answer before `evidence_due_by`; `under_review`: evidence submitted; `won`, `lost`, `warning_closed`: ended.
+         * @enum {string}
+         */
+        status:
+          | "warning_needs_response"
+          | "warning_under_review"
+          | "warning_closed"
+          | "needs_response"
+          | "under_review"
+          | "won"
+          | "lost"
+          | "prevented";
+        /**
+         * @description Null while open; `won` (money back) or `lost` once ended.
+         * @enum {string|null}
+         */
+        outcome: "won" | "lost" | null;
+        /** Format: date-time */
+        evidence_due_by: string | null;
+        /** @description Evidence staged or submitted so far. */
+        evidence: {
+          [key: string]: string;
+        };
+        evidence_submitted: boolean;
+        /** Format: date-time */
+        created_at: string;
       };
       /**
        * @description Only on test events sent by POST /webhooks/test: fulfil nothing.
@@ -1654,6 +1931,83 @@ export interface components {
     };
     /** @description No fields; the body may be empty. */
     ResumeSubscriptionInput: Record<string, unknown>;
+    DisputeList: {
+      data: components["schemas"]["Dispute"][];
+      has_more: boolean;
+    };
+    /** @description A dispute (chargeback or inquiry) of a card payment. */
+    Dispute: {
+      /** @description Prefix `dsp_`. */
+      id: string;
+      /** @description The disputed payment's session. */
+      session_id: string;
+      /** @description Disputed cents. */
+      amount: number;
+      /** @description Stripe's reason: `fraudulent`, `product_not_received`, `general`, … */
+      reason: string;
+      /**
+       * @description Stripe's values. `warning_*`: an inquiry (nothing withdrawn yet); `needs_response`: answer before `evidence_due_by`; `under_review`: evidence submitted; `won`, `lost`, `warning_closed`: ended.
+       * @enum {string}
+       */
+      status:
+        | "warning_needs_response"
+        | "warning_under_review"
+        | "warning_closed"
+        | "needs_response"
+        | "under_review"
+        | "won"
+        | "lost"
+        | "prevented";
+      /**
+       * @description Null while open; `won` (money back) or `lost` once ended.
+       * @enum {string|null}
+       */
+      outcome: "won" | "lost" | null;
+      /** Format: date-time */
+      evidence_due_by: string | null;
+      /** @description Evidence staged or submitted so far. */
+      evidence: {
+        [key: string]: string;
+      };
+      evidence_submitted: boolean;
+      /** Format: date-time */
+      created_at: string;
+    };
+    DisputeEvidenceRequest: {
+      evidence: components["schemas"]["DisputeEvidence"];
+      /** @description Send the evidence to the card issuer now (default false: staged, can be changed). */
+      submit?: boolean;
+    };
+    /** @description Stripe's evidence fields. Text fields take text; file fields take the id of a file uploaded for evidence. In the sandbox, `uncategorized_text: "winning_evidence"` wins the dispute and `"losing_evidence"` loses it. */
+    DisputeEvidence: {
+      access_activity_log?: string;
+      billing_address?: string;
+      cancellation_policy_disclosure?: string;
+      cancellation_rebuttal?: string;
+      customer_email_address?: string;
+      customer_name?: string;
+      customer_purchase_ip?: string;
+      duplicate_charge_explanation?: string;
+      duplicate_charge_id?: string;
+      product_description?: string;
+      refund_policy_disclosure?: string;
+      refund_refusal_explanation?: string;
+      service_date?: string;
+      shipping_address?: string;
+      shipping_carrier?: string;
+      shipping_date?: string;
+      shipping_tracking_number?: string;
+      uncategorized_text?: string;
+      cancellation_policy?: string;
+      customer_communication?: string;
+      customer_signature?: string;
+      duplicate_charge_documentation?: string;
+      receipt?: string;
+      refund_policy?: string;
+      service_documentation?: string;
+      shipping_documentation?: string;
+      uncategorized_file?: string;
+    };
     /** @description The live state of a session, for the hosted page's polling. */
     CheckoutStatus: {
       session_id: string;
@@ -1925,6 +2279,8 @@ export interface components {
         | "subscription_canceled"
         | "refunded_again"
         | "incomplete_again"
+        | "dispute_opened"
+        | "dispute_closed"
       )[];
     };
     WebhookEndpointUpdate: {
@@ -1951,7 +2307,9 @@ export interface components {
         | "subscription_payment_failed"
         | "subscription_canceled"
         | "refunded_again"
-        | "incomplete_again";
+        | "incomplete_again"
+        | "dispute_opened"
+        | "dispute_closed";
       /** @description A test event sent with POST /webhooks/test (its payload carries `test: true`). */
       test: boolean;
       /**
@@ -2049,6 +2407,8 @@ export interface components {
         | "subscription_canceled"
         | "refunded_again"
         | "incomplete_again"
+        | "dispute_opened"
+        | "dispute_closed"
         | null;
     };
     WebhookToken: {
@@ -2314,6 +2674,73 @@ export interface components {
     HealthCheck: {
       ok: boolean;
       detail?: string;
+    };
+    /** @description Newest first; the next page holds the events older than its last id. */
+    AuditEventList: {
+      data: components["schemas"]["AuditEvent"][];
+      has_more: boolean;
+    };
+    AuditEvent: {
+      /** @example aud_01JD8Y3X7Q2W5E9R4T6Y8U0I2O */
+      id: string;
+      /** @enum {string} */
+      object: "audit_event";
+      /** @description A staff member (their e-mail when they acted) or a secret key (its display prefix). */
+      actor:
+        | {
+            /** @enum {string} */
+            type: "user";
+            email: string;
+          }
+        | {
+            /** @enum {string} */
+            type: "api_key";
+            /** @example sk_live_AbCd… */
+            prefix: string;
+          };
+      /** @enum {string} */
+      action:
+        | "payment.refund"
+        | "payment.review"
+        | "subscription.cancel"
+        | "subscription.resume"
+        | "api_key.create"
+        | "api_key.roll"
+        | "api_key.revoke"
+        | "webhook_endpoint.update"
+        | "webhook_token.rotate"
+        | "business.settings_update"
+        | "business.payouts_switch"
+        | "business.fraud_thresholds_update"
+        | "business.branding_update"
+        | "business.stripe_connect"
+        | "payout_balance.transfer"
+        | "payout.allocate"
+        | "payout_withdrawal.complete"
+        | "payout_withdrawal.reject"
+        | "payout_user.deactivate"
+        | "payout_user.reactivate"
+        | "payout_user.rotate_hash"
+        | "support.open_business"
+        | "member.invite"
+        | "member.role_change"
+        | "member.remove";
+      /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
+      target: {
+        type: string;
+        id: string;
+      };
+      /** @description Each changed field's value before and after; secrets read `[redacted]`. */
+      changes: {
+        [key: string]: {
+          from?: unknown;
+          to?: unknown;
+        };
+      };
+      ip: string | null;
+      user_agent: string | null;
+      /** @example 2026-11-26T14:02:50.123456Z */
+      created_at: string;
     };
   };
   responses: never;
@@ -3200,6 +3627,311 @@ export interface operations {
         };
       };
       /** @description `subscription_update_failed`: the provider is unreachable; safe to retry. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  listDisputes: {
+    parameters: {
+      query?: {
+        session_id?: string;
+        status?:
+          | "warning_needs_response"
+          | "warning_under_review"
+          | "warning_closed"
+          | "needs_response"
+          | "under_review"
+          | "won"
+          | "lost"
+          | "prevented";
+        limit?: string;
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of disputes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DisputeList"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  getDispute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `dsp_`. */
+        dispute_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Dispute object. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Dispute"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `dispute_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  submitDisputeEvidence: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description Prefix `dsp_`. */
+        dispute_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DisputeEvidenceRequest"];
+      };
+    };
+    responses: {
+      /** @description The updated Dispute. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Dispute"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `dispute_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description `provider_error`: the provider refused. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description `provider_unavailable`: the provider is unreachable; safe to retry. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  acceptDispute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description Prefix `dsp_`. */
+        dispute_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The closed Dispute. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Dispute"];
+        };
+      };
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `dispute_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description `provider_error`: the provider refused. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description `provider_unavailable`: the provider is unreachable; safe to retry. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4733,7 +5465,9 @@ export interface operations {
           | "subscription_payment_failed"
           | "subscription_canceled"
           | "refunded_again"
-          | "incomplete_again";
+          | "incomplete_again"
+          | "dispute_opened"
+          | "dispute_closed";
         status?: "pending" | "delivered" | "failed" | "skipped";
         order_id?: string;
         session_id?: string;
@@ -6211,6 +6945,371 @@ export interface operations {
       };
     };
   };
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        /** @description Only events of this action. */
+        action?:
+          | "payment.refund"
+          | "payment.review"
+          | "subscription.cancel"
+          | "subscription.resume"
+          | "api_key.create"
+          | "api_key.roll"
+          | "api_key.revoke"
+          | "webhook_endpoint.update"
+          | "webhook_token.rotate"
+          | "business.settings_update"
+          | "business.payouts_switch"
+          | "business.fraud_thresholds_update"
+          | "business.branding_update"
+          | "business.stripe_connect"
+          | "payout_balance.transfer"
+          | "payout.allocate"
+          | "payout_withdrawal.complete"
+          | "payout_withdrawal.reject"
+          | "payout_user.deactivate"
+          | "payout_user.reactivate"
+          | "payout_user.rotate_hash"
+          | "support.open_business"
+          | "member.invite"
+          | "member.role_change"
+          | "member.remove";
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: string;
+        /** @description The last id of the previous page: the next page holds older events. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of audit events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditEventList"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportPayments: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?:
+          | "succeeded"
+          | "failed"
+          | "pending"
+          | "processing"
+          | "pending_review"
+          | "declined"
+          | "expired"
+          | "open";
+        method?: string;
+        /** @description Session id, order id, customer id or e-mail (part of it). */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportRefunds: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?: "pending" | "succeeded" | "failed";
+        session_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportSubscriptions: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?: "active" | "past_due" | "canceling" | "canceled";
+        customer?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportPayoutUsers: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        status?: "active" | "inactive";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  exportLedgerEntries: {
+    parameters: {
+      query?: {
+        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        created_from?: string;
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        created_until?: string;
+        /** @description Only entries of this kind of account. */
+        account?:
+          "business_balance" | "payout_balance" | "payout_user" | "payout_hold" | "external" | "amount_owed";
+        /** @description Only entries of transactions of this kind (`payment`, `refund`, `payout_allocation`, …). */
+        kind?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (`Content-Disposition: attachment`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
   webhook_succeeded: {
     parameters: {
       query?: never;
@@ -6491,6 +7590,68 @@ export interface operations {
     };
   };
   webhook_incomplete_again: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Lowercase hex HMAC-SHA256 of the raw request body keyed with the webhook token; compare in constant time and process only on a match. */
+        Signature: string;
+        /** @description Standard Webhooks: the event id (`evt_…`), the same on every retry. */
+        "webhook-id": string;
+        /** @description Standard Webhooks: Unix seconds of this attempt; refuse ones too far from now. */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>` keyed with the token's base64 part; space-separated, one per token, during a token rotation. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookPayload"];
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer (or none within the timeout) is retried: 4 attempts in all. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_dispute_opened: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Lowercase hex HMAC-SHA256 of the raw request body keyed with the webhook token; compare in constant time and process only on a match. */
+        Signature: string;
+        /** @description Standard Webhooks: the event id (`evt_…`), the same on every retry. */
+        "webhook-id": string;
+        /** @description Standard Webhooks: Unix seconds of this attempt; refuse ones too far from now. */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>` keyed with the token's base64 part; space-separated, one per token, during a token rotation. */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookPayload"];
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer (or none within the timeout) is retried: 4 attempts in all. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_dispute_closed: {
     parameters: {
       query?: never;
       header: {

@@ -1,6 +1,6 @@
 "use client";
 
-import { ArrowLeftRight, CreditCard, KeyRound, LayoutDashboard, Repeat, Settings, Users, Webhook, type LucideIcon } from "lucide-react";
+import { ArrowLeftRight, CreditCard, History, KeyRound, LayoutDashboard, Repeat, Settings, Users, Webhook, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -17,6 +17,7 @@ export const navItems: NavItem[] = [
   { href: "/dashboard/api-keys", label: "API keys", icon: KeyRound, built: true },
   { href: "/dashboard/settings", label: "Settings", icon: Settings, built: true },
   { href: "/dashboard/team", label: "Team", icon: Users, built: true },
+  { href: "/dashboard/audit", label: "Audit log", icon: History, built: true },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {

@@ -9,6 +9,8 @@ import { getDb } from "@/lib/db";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { FilterCard } from "../_components/filter-card";
 import { PaymentsTable } from "../_components/payments-table";
+import { exportHref } from "@/lib/dashboard/export-links";
+import { ExportLinks } from "../_components/export-links";
 
 export const metadata = { title: "Payments" };
 
@@ -35,7 +37,15 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
+        <ExportLinks
+          links={[
+            { href: exportHref("payments", { q: filters.q, status: filters.status, method: filters.method, from: filters.from, to: filters.to }), label: "Payments CSV" },
+            { href: exportHref("refunds", { from: filters.from, to: filters.to }), label: "Refunds CSV" },
+          ]}
+        />
+      </div>
 
       <FilterCard
         action="/dashboard/payments"

@@ -19,6 +19,8 @@ import { staffLocale } from "../_components/staff-locale";
 import { payoutsAction } from "./actions";
 import { PayoutsSwitch, PayoutUserStatus, UserStatusForm, WithdrawalActions } from "./_components/payout-controls";
 import { ApprovalsCard } from "./_components/approvals-card";
+import { exportHref } from "@/lib/dashboard/export-links";
+import { ExportLinks } from "../_components/export-links";
 
 export const metadata = { title: "Payouts" };
 
@@ -70,7 +72,13 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
             <PayoutsSwitch businessId={staff.businessId} enabled={view.payoutsEnabled} />
           </div>
         </div>
-        <p className="-mt-3 max-w-3xl text-sm text-muted-foreground">
+        <ExportLinks
+          links={[
+            { href: exportHref("payout-users", { status: query.status === "active" || query.status === "inactive" ? query.status : undefined }), label: "Payout users CSV" },
+            { href: exportHref("ledger-entries"), label: "Ledger CSV" },
+          ]}
+        />
+        <p className="max-w-3xl text-sm text-muted-foreground">
           Pay people (sellers, affiliates, creators) identified by their e-mail: move money from your balance to the payout balance,
           allocate it to a payout user, and approve the withdrawals they ask for once you have paid them.
           {view.payoutsEnabled ? "" : " Payouts are disabled: allocations are refused, here and through the API, until you enable them."}

@@ -8,6 +8,8 @@ import { getDb } from "@/lib/db";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { FilterCard } from "../_components/filter-card";
 import { SubscriptionsTable } from "./_components/subscriptions-table";
+import { exportHref } from "@/lib/dashboard/export-links";
+import { ExportLinks } from "../_components/export-links";
 
 export const metadata = { title: "Subscriptions" };
 
@@ -39,7 +41,10 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
 
   return (
     <div className="grid gap-6">
-      <h1 className="text-2xl font-semibold tracking-tight">Subscriptions</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Subscriptions</h1>
+        <ExportLinks links={[{ href: exportHref("subscriptions", { status: filters.status, customer: filters.customer }), label: "Subscriptions CSV" }]} />
+      </div>
 
       <FilterCard
         action="/dashboard/subscriptions"
