@@ -307,15 +307,17 @@ describe("GET /webhooks/events", () => {
       session_id: s1.id,
       order_id: "ok-1",
       subscription_id: null,
-      attempt_count: 1,
       resend_count: 0,
       next_attempt_at: null,
-      last_error: null,
     });
+    // One attempt on a quiet machine; on a busy one the acknowledgement can come after the delivery
+    // timeout, and the retry is acknowledged: every attempt is listed, the last one answered 200.
+    expect(first.attempt_count).toBeGreaterThanOrEqual(1);
+    expect(first.attempts).toHaveLength(first.attempt_count);
+    if (first.attempt_count === 1) expect(first.last_error).toBeNull();
     expect(first.payload).toMatchObject({ type: "succeeded", order_id: "ok-1", amount: 2500 });
     expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(first.delivered_at).toMatch(/\.\d{6}Z$/);
-    expect(first.attempts).toHaveLength(1);
 
     const ids = async (query: string) => (await listEvents(biz, query)).body.data.map((e) => e.id);
     expect(await ids("status=failed")).toEqual([e2.id]);
