@@ -13,6 +13,7 @@ process.env.ENCRYPTION_KEY ??= "e2e0".repeat(16);
 // STRIPE_API_BASE, which the server and the tests' own `npx kassa` commands share (a command runs
 // in the server with the embedded database, here with DATABASE_URL). It only lifts the live-key rule
 // of connecting (a live business takes sk_test_ keys of the emulator) and changes nothing else.
+// Its port: E2E_STRIPE_PORT, else the server's plus 1000.
 const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 1000);
 process.env.STRIPE_API_BASE = `http://127.0.0.1:${stripePort}`;
 
