@@ -8,6 +8,14 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // with the tests' own `npx kassa` commands: with DATABASE_URL they open the database themselves
 // (not through the server) and must decrypt what the server wrote (e.g. the demo login).
 process.env.ENCRYPTION_KEY ??= "e2e0".repeat(16);
+// The Stripe emulator, a second web server: live businesses that a spec connects with
+// `npx kassa stripe connect` (e2e/live-checkout-stripe-js.spec.ts) reach it through
+// STRIPE_API_BASE, which the server and the tests' own `npx kassa` commands share (a command runs
+// in the server with the embedded database, here with DATABASE_URL). It only lifts the live-key rule
+// of connecting (a live business takes sk_test_ keys of the emulator) and changes nothing else.
+// Its port: E2E_STRIPE_PORT, else the server's plus 1000.
+const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 1000);
+process.env.STRIPE_API_BASE = `http://127.0.0.1:${stripePort}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -38,25 +46,36 @@ export default defineConfig({
     {
       name: "mobile",
       use: { ...devices["Pixel 7"], browserName: "chromium" },
-      testMatch: /\/(checkout|pay|subscribe|manage|branding|sdk|sign-in|dashboard|api-reference)\.spec\.ts$/,
+      testMatch: /\/(checkout|live-checkout-stripe-js|pay|subscribe|manage|branding|sdk|sign-in|dashboard|api-reference)\.spec\.ts$/,
     },
     { name: "desktop", use: { ...devices["Desktop Chrome"] } },
   ],
-  webServer: {
-    // A fresh embedded database every run; DATABASE_URL, when set, is used instead.
-    command: `rm -rf ${dataDir} && npm start`,
-    url: `http://localhost:${port}/api/balance`,
-    reuseExistingServer: false,
-    timeout: 300_000,
-    stdout: "pipe",
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
-      ALLOW_PRIVATE_WEBHOOK_URLS: "1",
-      NEXT_TELEMETRY_DISABLED: "1",
-      // Playwright stops the server at the end: no load balancer to wait for.
-      SHUTDOWN_DELAY_SECONDS: "0",
+  webServer: [
+    {
+      command: `node packages/stripe-emulator/bin/stripe-emulator.mjs --port ${stripePort}`,
+      // 401 without a key: it answers.
+      url: `${process.env.STRIPE_API_BASE}/v1/account`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
     },
-  },
+    {
+      // A fresh embedded database every run; DATABASE_URL, when set, is used instead.
+      command: `rm -rf ${dataDir} && npm start`,
+      url: `http://localhost:${port}/api/balance`,
+      reuseExistingServer: false,
+      timeout: 300_000,
+      stdout: "pipe",
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+        ALLOW_PRIVATE_WEBHOOK_URLS: "1",
+        NEXT_TELEMETRY_DISABLED: "1",
+        // Playwright stops the server at the end: no load balancer to wait for.
+        SHUTDOWN_DELAY_SECONDS: "0",
+        STRIPE_API_BASE: process.env.STRIPE_API_BASE,
+      },
+    },
+  ],
 });

@@ -6,7 +6,9 @@ import { test as base, expect, type APIRequestContext, type Page } from "@playwr
 export type Business = { id: string; secret_key: string; public_key: string; webhook_token: string; mode: string; name: string };
 
 const kassaBin = fileURLToPath(new URL("../bin/kassa.mjs", import.meta.url));
-const cliEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e" };
+// PORT as the server's: a command run here (DATABASE_URL) makes the same URLs as one the server
+// runs (e.g. the Stripe webhook endpoint of `stripe connect`).
+const cliEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? ".data-e2e", PORT: process.env.E2E_PORT ?? "3210" };
 
 /**
  * `npx kassa <args> --json` and its one JSON object. It starts the package's bin, which is what
