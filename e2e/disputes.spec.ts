@@ -31,7 +31,7 @@ test("an owner sees a dispute, submits winning evidence and sees it won", async 
   await expect(page.getByRole("heading", { level: 1, name: "Disputes" })).toBeVisible({ timeout: 30_000 });
   const row = page.getByRole("row").filter({ hasText: "Needs response" });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("$25.00");
+  await expect(row).toContainText("$37.00");
   await expect(row).toContainText("fraudulent");
   await row.getByRole("link").click();
 

@@ -98,7 +98,9 @@ describe("answering a dispute from the dashboard", () => {
       customer_name: "  Ada Lovelace ",
       product_description: "",
       receipt: pdf(),
+      // File inputs left empty, as browsers send them.
       uncategorized_file: new File([], "", { type: "application/octet-stream" }),
+      customer_communication: new File([], "blob", { type: "application/octet-stream" }),
     });
     expect(saved).toMatchObject({ ok: true, message: expect.stringContaining("saved") });
     const staged = (await disputeOf(biz))!;

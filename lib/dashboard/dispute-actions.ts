@@ -26,12 +26,11 @@ export const maxEvidenceFileBytes = 1024 * 1024;
 
 const disputeId = z.string({ error: "dispute is required" }).regex(/^dsp_[0-9A-Za-z]{1,64}$/, { error: "Unknown dispute" });
 
-/** An empty file input (no file chosen) is absent. */
+/** A file input left empty (the browser sends a nameless or "blob" file of 0 bytes) is absent. */
 const evidenceFile = z.preprocess(
-  (v) => (v instanceof File && v.size === 0 && !v.name ? undefined : v),
+  (v) => (v instanceof Blob && v.size === 0 ? undefined : v),
   z
     .instanceof(File, { error: "must be a file" })
-    .refine((f) => f.size > 0, { error: "the file is empty" })
     .refine((f) => f.size <= maxEvidenceFileBytes, { error: "must be at most 1 MB" })
     .optional(),
 );
