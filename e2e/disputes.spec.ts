@@ -45,7 +45,8 @@ test("an owner sees a dispute, submits winning evidence and sees it won", async 
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("can no longer be changed");
   await dialog.getByRole("button", { name: "Submit evidence" }).click();
-  await expect(page.getByTestId("action-result")).toContainText("Evidence submitted");
+  // Submitted, the form gives way to the evidence as sent.
+  await expect(page.getByRole("heading", { name: "Evidence submitted" })).toBeVisible();
   await expect(page.getByTestId("dispute-status")).toHaveText("Under review");
   await expect(page.getByTestId("staged-evidence")).toContainText("winning_evidence");
 
