@@ -11,6 +11,9 @@ export const serverActionBodyBytes = 1024 * kB;
 /** The settings page takes the logo: up to 1 MB of file reaches the action, which says what it accepts. */
 const logoFormBodyBytes = 1024 * kB + 64 * kB;
 
+/** A dispute's evidence form takes files: up to 1 MB each, and all of it below Next's 2 MB. */
+const evidenceFormBodyBytes = 1900 * kB;
+
 /** The bytes a request body may have on this path, whatever its framing (Content-Length or chunked). */
 export function bodyLimitFor(path: string): number {
   if (path === "/api/payment/stripe/webhook" || path === "/api/payment/sandbox/webhook") return maxEventBytes;
@@ -20,6 +23,7 @@ export function bodyLimitFor(path: string): number {
   if (path === "/api/inngest") return 4096 * kB;
   if (path === "/api" || path.startsWith("/api/")) return maxBodyBytes;
   if (path === "/dashboard/settings") return logoFormBodyBytes;
+  if (/^\/dashboard\/disputes\/dsp_[0-9A-Za-z]{1,64}$/.test(path)) return evidenceFormBodyBytes;
   // Pages: server actions (with or without JavaScript); Next's other routes read no body.
   return serverActionBodyBytes;
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   businesses,
+  disputes,
   paymentAttempts,
   payments,
   refunds,
@@ -13,6 +14,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from "@/db/schema";
+import { outcomeOf } from "@/lib/disputes/dispute-view";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
 import { isoMicros } from "@/lib/time";
@@ -20,9 +22,11 @@ import { isoMicros } from "@/lib/time";
 export type TimelineEntry = {
   /** ISO 8601 UTC with microseconds. */
   at: string;
-  kind: "session" | "attempt" | "payment" | "review" | "refund" | "webhook" | "delivery";
+  kind: "session" | "attempt" | "payment" | "review" | "refund" | "dispute" | "webhook" | "delivery";
   title: string;
   detail?: string;
+  /** A dashboard page the entry links to (a dispute's). */
+  href?: string;
   tone: "neutral" | "good" | "bad" | "warn";
 };
 
@@ -66,7 +70,7 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
   if (!row) throw new PaymentNotFoundError();
   const { session, payment, business } = row;
 
-  const [attempts, refundRows, eventRows] = await Promise.all([
+  const [attempts, refundRows, eventRows, disputeRows] = await Promise.all([
     db.select().from(paymentAttempts).where(eq(paymentAttempts.sessionId, sessionId)).orderBy(asc(paymentAttempts.createdAt), asc(paymentAttempts.id)),
     db.select().from(refunds).where(eq(refunds.sessionId, sessionId)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
     db
@@ -74,6 +78,7 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
       .from(webhookEvents)
       .where(and(eq(webhookEvents.businessId, businessId), eq(webhookEvents.sessionId, sessionId)))
       .orderBy(asc(webhookEvents.id)),
+    db.select().from(disputes).where(and(eq(disputes.businessId, businessId), eq(disputes.sessionId, sessionId))).orderBy(asc(disputes.id)),
   ]);
   const deliveries = eventRows.length
     ? await db
@@ -118,6 +123,14 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
         tone: r.status === "succeeded" ? "good" : "bad",
       });
     }
+  }
+  for (const d of disputeRows) {
+    const href = `/dashboard/disputes/${d.id}`;
+    const inquiry = d.status.startsWith("warning_");
+    timeline.push({ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${d.amount} cents, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href });
+    const outcome = outcomeOf(d.status);
+    if (d.closedAt && outcome)
+      timeline.push({ at: isoMicros(d.closedAt), kind: "dispute", title: `Dispute closed: ${outcome}`, detail: d.status.replaceAll("_", " "), tone: outcome === "won" ? "good" : "bad", href });
   }
   for (const e of events) {
     timeline.push({ at: isoMicros(e.createdAt), kind: "webhook", title: `Webhook event ${e.type}`, detail: `${e.id}: ${e.status}`, tone: e.status === "failed" ? "bad" : "neutral" });

@@ -202,7 +202,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
           <Card>
             <CardHeader>
               <CardTitle>Timeline</CardTitle>
-              <CardDescription>Attempts, refunds, webhook events and each delivery attempt, oldest first (UTC).</CardDescription>
+              <CardDescription>Attempts, refunds, disputes, webhook events and each delivery attempt, oldest first (UTC).</CardDescription>
             </CardHeader>
             <CardContent>
               <ol className="grid gap-3" data-testid="timeline">
@@ -210,7 +210,15 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
                   <li key={i} className="grid grid-cols-[0.75rem_1fr] gap-2">
                     <span aria-hidden className={cn("mt-1.5 size-2 rounded-full", toneClass[t.tone])} />
                     <div className="min-w-0">
-                      <p className="text-sm font-medium">{t.title}</p>
+                      <p className="text-sm font-medium">
+                        {t.href ? (
+                          <Link href={t.href} className="text-primary underline-offset-4 hover:underline">
+                            {t.title}
+                          </Link>
+                        ) : (
+                          t.title
+                        )}
+                      </p>
                       {t.detail && <p className="break-words text-sm text-muted-foreground">{t.detail}</p>}
                       <p className="text-xs text-muted-foreground">
                         <time dateTime={t.at}>{formatDateTime(t.at)}</time>

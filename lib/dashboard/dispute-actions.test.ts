@@ -1,0 +1,164 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disputes, providerEvents } from "@/db/schema";
+import { defaultJobContext } from "@/lib/job-context";
+import { runDueJobs } from "@/lib/jobs/run-due-jobs";
+import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
+import { helperPay, newSession, paymentsBusiness } from "@/lib/payments/testing/payment-fixtures";
+import { startSandboxProviders, type SandboxProviders } from "@/lib/providers/start-sandbox-providers";
+import { api, testDb } from "@/test/helpers";
+import { withLoopbackApi } from "@/test/loopback-api";
+import { disputeOperations } from "./dispute-actions";
+import { getDisputeDetail, listDisputesNewestFirst, parseDisputeFilters } from "./dispute-list";
+import { timeLeft } from "./dispute-time";
+import { getPaymentDetail } from "./get-payment-detail";
+import { staffFor } from "./testing-staff";
+
+// The dashboard's dispute writes: the sandbox dispute card opens a real dispute at the emulator;
+// the actions answer it through staffAction with the disputes API's services and rules.
+
+withLoopbackApi();
+verifyLedgerAfterEach();
+
+let providers: SandboxProviders | undefined;
+beforeAll(async () => {
+  providers = await startSandboxProviders({ webhookRetryDelaysMs: [] });
+});
+afterAll(async () => {
+  await providers?.stop();
+});
+
+type Biz = Awaited<ReturnType<typeof paymentsBusiness>>;
+
+const disputeOf = async (biz: Biz, sessionId?: string) =>
+  (await testDb().select().from(disputes).where(eq(disputes.businessId, biz.business.id))).find((d) => !sessionId || d.sessionId === sessionId);
+
+/** Stripe's deliveries and Kassa's jobs run until `ready` holds (a generous bound). */
+async function settle(biz: Biz, ready: () => Promise<boolean>) {
+  for (let round = 0; round < 300; round++) {
+    await providers!.emulator.idle();
+    const ran = await runDueJobs(testDb(), { businessId: biz.business.id, ctx: defaultJobContext() });
+    const pending = (await testDb().select().from(providerEvents).where(eq(providerEvents.businessId, biz.business.id))).filter((r) => r.status === "received");
+    if (!ran && pending.length === 0 && (await ready())) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the sandbox did not settle");
+}
+
+/** A payment with the dispute card, and its dispute once Kassa has it. */
+async function disputed(biz: Biz) {
+  const { session_id } = await newSession(biz);
+  const paid = await helperPay(biz, session_id, { card_number: "4000000000000259" });
+  expect(paid.body.status).toBe("succeeded");
+  await settle(biz, async () => Boolean(await disputeOf(biz, session_id)));
+  return (await disputeOf(biz, session_id))!;
+}
+
+const pdf = (bytes = 10) => new File([new Uint8Array(bytes).fill(37)], "receipt.pdf", { type: "application/pdf" });
+
+describe("the dispute pages' data", () => {
+  it("lists newest first with a status filter, shows one with its countdown, and puts it on the payment's timeline", async () => {
+    const biz = await paymentsBusiness();
+    const first = await disputed(biz);
+    const second = await disputed(biz);
+    const page = await listDisputesNewestFirst(testDb(), biz.business.id, {});
+    expect(page.data.map((d) => d.id)).toEqual([second.id, first.id]);
+    expect(page.data[0]).toMatchObject({ status: "needs_response", reason: "fraudulent", amount: 2500, currency: "USD" });
+    const paged = await listDisputesNewestFirst(testDb(), biz.business.id, {}, 1);
+    expect(paged).toMatchObject({ next: second.id, previous: null });
+    const next = await listDisputesNewestFirst(testDb(), biz.business.id, { after: second.id }, 1);
+    expect(next.data.map((d) => d.id)).toEqual([first.id]);
+    expect(next.previous).toBe(first.id);
+    expect((await listDisputesNewestFirst(testDb(), biz.business.id, { before: first.id }, 1)).data.map((d) => d.id)).toEqual([second.id]);
+    expect((await listDisputesNewestFirst(testDb(), biz.business.id, { status: "won" })).data).toEqual([]);
+    expect(parseDisputeFilters({ status: "bogus", after: first.id })).toMatchObject({ filters: { after: first.id }, ignored: expect.stringContaining("status") });
+
+    const detail = await getDisputeDetail(testDb(), biz.business.id, first.id);
+    expect(timeLeft(detail.dispute.evidence_due_by!, detail.now)).toMatch(/^\d+ days \d+ hours? left$/);
+    const payment = await getPaymentDetail(testDb(), biz.business.id, first.sessionId);
+    expect(payment.timeline).toContainEqual(expect.objectContaining({ kind: "dispute", title: "Dispute opened", href: `/dashboard/disputes/${first.id}` }));
+  });
+
+  it("counts down in days, then hours and minutes; past due once reached", () => {
+    expect(timeLeft("2026-01-03T01:00:00Z", "2026-01-01T00:00:00Z")).toBe("2 days 1 hour left");
+    expect(timeLeft("2026-01-01T02:05:00Z", "2026-01-01T00:00:00Z")).toBe("2 hours 5 minutes left");
+    expect(timeLeft("2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z")).toBe("past due");
+  });
+});
+
+describe("answering a dispute from the dashboard", () => {
+  it("saves text and a file, submits winning evidence, and shows the outcome on the timeline", async () => {
+    const biz = await paymentsBusiness();
+    const dispute = await disputed(biz);
+    const manager = staffFor(biz.business.id, "manager");
+    const saved = await disputeOperations.submit_evidence(testDb(), manager, {
+      business: biz.business.id,
+      dispute: dispute.id,
+      submit: "false",
+      customer_name: "  Ada Lovelace ",
+      product_description: "",
+      receipt: pdf(),
+      // File inputs left empty, as browsers send them.
+      uncategorized_file: new File([], "", { type: "application/octet-stream" }),
+      customer_communication: new File([], "blob", { type: "application/octet-stream" }),
+    });
+    expect(saved).toMatchObject({ ok: true, message: expect.stringContaining("saved") });
+    const staged = (await disputeOf(biz))!;
+    expect(staged.status).toBe("needs_response");
+    expect(staged.evidence).toMatchObject({ customer_name: "Ada Lovelace", receipt: expect.stringMatching(/^file_/) });
+    expect(staged.evidence.product_description ?? "").toBe("");
+
+    const submitted = await disputeOperations.submit_evidence(testDb(), staffFor(biz.business.id, "owner"), {
+      business: biz.business.id,
+      dispute: dispute.id,
+      submit: "true",
+      uncategorized_text: "winning_evidence",
+    });
+    expect(submitted).toMatchObject({ ok: true, message: expect.stringContaining("under review") });
+    expect((await disputeOf(biz))!).toMatchObject({ status: "under_review", submissionCount: 1 });
+    const again = await disputeOperations.accept(testDb(), manager, { business: biz.business.id, dispute: dispute.id });
+    expect(again).toMatchObject({ ok: false, error: "dispute_not_answerable" });
+
+    await api("POST", "/sandbox/clock/advance", { key: biz.secretKey, body: { seconds: 600 } });
+    await settle(biz, async () => (await disputeOf(biz))!.status === "won");
+    const detail = await getDisputeDetail(testDb(), biz.business.id, dispute.id);
+    expect(detail.dispute).toMatchObject({ outcome: "won", evidence_submitted: true });
+    expect(detail.closedAt).not.toBeNull();
+    const payment = await getPaymentDetail(testDb(), biz.business.id, dispute.sessionId);
+    expect(payment.timeline).toContainEqual(expect.objectContaining({ kind: "dispute", title: "Dispute closed: won", tone: "good" }));
+  });
+
+  it("accepting closes it lost", async () => {
+    const biz = await paymentsBusiness();
+    const dispute = await disputed(biz);
+    const result = await disputeOperations.accept(testDb(), staffFor(biz.business.id, "owner"), { business: biz.business.id, dispute: dispute.id });
+    expect(result).toMatchObject({ ok: true, message: expect.stringContaining("lost") });
+    expect((await getDisputeDetail(testDb(), biz.business.id, dispute.id)).dispute).toMatchObject({ status: "lost", outcome: "lost" });
+  });
+
+  it("refuses bad input with the API's rules and changes nothing", async () => {
+    const biz = await paymentsBusiness();
+    const other = await paymentsBusiness();
+    const dispute = await disputed(biz);
+    const owner = staffFor(biz.business.id, "owner");
+    const base = { business: biz.business.id, dispute: dispute.id, submit: "false" };
+    const run = (input: Record<string, unknown>, staff = owner) => disputeOperations.submit_evidence(testDb(), staff, input);
+
+    expect(await run({ ...base, customer_name: "x".repeat(20_001) })).toMatchObject({ ok: false, error: "validation_failed", fields: { evidence: [expect.stringContaining("customer_name")] } });
+    expect(await run({ ...base, customer_name: "a\u0000b" })).toMatchObject({ ok: false, error: "validation_failed" });
+    expect(await run({ ...base, receipt: new File(["hi"], "a.exe", { type: "application/x-msdownload" }) })).toMatchObject({ ok: false, fields: { receipt: [expect.stringContaining("PDF")] } });
+    expect(await run({ ...base, receipt: pdf(1024 * 1024 + 1) })).toMatchObject({ ok: false, fields: { receipt: ["must be at most 1 MB"] } });
+    expect(await run({ ...base, receipt: "file_abc" })).toMatchObject({ ok: false, fields: { receipt: ["must be a file"] } });
+    expect(await run({ ...base, submit: "maybe", customer_name: "Ada" })).toMatchObject({ ok: false, fields: { submit: expect.any(Array) } });
+    expect(await run(base)).toMatchObject({ ok: false, fields: { evidence: ["Fill in at least one field to save"] } });
+    expect(await run({ ...base, dispute: "dsp_nope", customer_name: "Ada" })).toMatchObject({ ok: false, error: "dispute_not_found" });
+    expect(await run({ ...base, dispute: "nope" })).toMatchObject({ ok: false, fields: { dispute: ["Unknown dispute"] } });
+    // Another business's staff: its dispute is as unknown; a form shown for another business is refused.
+    const stranger = staffFor(other.business.id, "owner");
+    expect(await run({ ...base, business: other.business.id, customer_name: "Ada" }, stranger)).toMatchObject({ ok: false, error: "dispute_not_found" });
+    expect(await run({ ...base, customer_name: "Ada" }, stranger)).toMatchObject({ ok: false, error: "business_changed" });
+    expect(await disputeOperations.accept(testDb(), owner, { dispute: dispute.id })).toMatchObject({ ok: false, fields: { business: expect.any(Array) } });
+
+    expect((await disputeOf(biz))!).toMatchObject({ status: "needs_response", evidence: dispute.evidence, submissionCount: 0 });
+  });
+});
