@@ -54,8 +54,8 @@ export async function api<T = Record<string, unknown>>(
   }
   const response = await dispatch(new Request(`http://kassa.test/api${path}`, { method, headers, body }), "/api");
   const text = await response.text();
-  // JSON is parsed; a file (the CSV exports) is kept as its text.
-  const textual = /^text\/(csv|plain)/.test(response.headers.get("content-type") ?? "");
+  // JSON is parsed; a file (the CSV exports) or a page (the payer's redirect hop) is kept as its text.
+  const textual = /^text\/(csv|plain|html)/.test(response.headers.get("content-type") ?? "");
   const parsed: unknown = text ? (textual ? text : JSON.parse(text)) : null;
   // Every answer a test sees must be one the OpenAPI document describes (status and body).
   checkResponseAgainstDocument(method, path, response.status, response.headers.get("content-type"), parsed);

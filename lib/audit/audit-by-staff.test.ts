@@ -51,7 +51,7 @@ const cases: Case[] = [
   ["business.branding_update", async (staff, business) => ok(await saveBrandingAs(testDb(), staff, { business, accent_color: "#1a7f5a" })), { color: { from: null, to: "#1a7f5a" } }],
   [
     "business.payouts_switch",
-    async (staff, business) => ok(await runPayoutCommand(testDb(), staff, { business_id: business, intent: "set_enabled", enabled: "true" })),
+    async (staff, business) => ok(await runPayoutCommand(testDb(), staff, { business: business, intent: "set_enabled", enabled: "true" })),
     { payouts_enabled: { from: false, to: true } },
   ],
   ["api_key.create", async (staff, business) => ok(await createApiKeyAs(testDb(), staff, { business, kind: "secret", name: "CI" })), { name: { to: "CI" } }],
@@ -76,7 +76,7 @@ describe("the audit log records each change staff make, as themselves", () => {
     const { business } = await createTestBusiness({ payoutsEnabled: true });
     await creditBusinessBalance(business.id, 100_000);
     const manager = withClient(staffFor(business.id, "manager", "mallory@example.com"));
-    const run = (form: Record<string, unknown>) => runPayoutCommand(testDb(), manager, { business_id: business.id, ...form });
+    const run = (form: Record<string, unknown>) => runPayoutCommand(testDb(), manager, { business: business.id, ...form });
     ok(await run({ intent: "transfer", amount: "400" }));
     const allocated = await run({ intent: "allocate", email: "mallory@example.com", amount: "400" });
     ok(allocated);
@@ -98,7 +98,7 @@ describe("the audit log records each change staff make, as themselves", () => {
   it("support opening a business is recorded in that business, as the support member", async () => {
     const { business } = await createTestBusiness();
     const support = withClient(staffFor("biz_elsewhere", "admin", "sam@kassa.example"));
-    expect(await runSupportCommand(testDb(), support, { intent: "open_business", business_id: business.id })).toMatchObject({ ok: true, openBusinessId: business.id });
+    expect(await runSupportCommand(testDb(), support, { intent: "open_business", business_id: business.id })).toMatchObject({ ok: true, data: { openBusinessId: business.id } });
     const [event] = await events(business.id, "support.open_business");
     expect(event).toMatchObject({ actor: { type: "user", email: "sam@kassa.example" }, target: { type: "business", id: business.id }, ip: client.ip });
   });

@@ -82,7 +82,7 @@ export function registerDisputes(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { ...jsonResponse("The updated Dispute.", DisputeSchema), headers: idempotentReplayHeaders },
-      400: errorResponses.invalidFields,
+      400: errorResponses.badRequest,
       401: errorResponses.unauthorized,
       404: notFound,
       ...answerFailures,

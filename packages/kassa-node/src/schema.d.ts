@@ -3777,13 +3777,13 @@ export interface operations {
           "application/json": components["schemas"]["Dispute"];
         };
       };
-      /** @description Invalid parameters: each field name mapped to its messages. */
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["FieldErrors"];
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
         };
       };
       /** @description Missing or invalid credential, or the wrong key type. */
