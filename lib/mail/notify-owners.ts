@@ -13,10 +13,14 @@ export type { OwnerNotice };
  * its send_mail job in `tx` (call it in the transaction of the change the notice is about, so the
  * notice exists if and only if that change committed). Returns the messages' ids.
  * `onceWithinMs`: sends nothing when the same notice (same subject) went to this business's owners
- * that recently (a failing endpoint fails every event: one e-mail a day is enough).
+ * that recently (a failing endpoint fails every event: one e-mail a day is enough); `tx` must then
+ * be a transaction.
  */
 export async function notifyOwners(tx: Db, businessId: string, notice: OwnerNotice, options: { onceWithinMs?: number } = {}): Promise<string[]> {
   if (options.onceWithinMs) {
+    // Two failing events of one business can conclude at once: the lock (till commit) makes the
+    // second wait, then see the first's message.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`owner-notice:${businessId}:${notice.subject}`}, 0))`);
     const [recent] = await tx
       .select({ id: mailMessages.id })
       .from(mailMessages)

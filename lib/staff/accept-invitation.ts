@@ -37,7 +37,11 @@ export async function acceptInvitation(db: Db, input: { token: string; password:
     const attempt = { email: existing.email, ip: input.ip };
     await countLoginAttempt(db, attempt);
     const valid = await checkSignInPassword(existing.disabledAt ? null : existing.passwordHash, input.password);
-    if (!valid) throw new StaffInputError(`Wrong password for the account ${existing.email}. Enter that account's password to join (or reset it first).`);
+    if (!valid) {
+      // A parallel acceptance of this link may have created this very account: then the link is spent.
+      if (!(await findInvitationByToken(db, input.token, now))) throw new InvalidInvitationError();
+      throw new StaffInputError(`Wrong password for the account ${existing.email}. Enter that account's password to join (or reset it first).`);
+    }
     await forgiveLoginAttempt(db, attempt);
   } else {
     const problem = passwordProblem(input.password);
