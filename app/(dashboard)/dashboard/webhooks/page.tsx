@@ -20,7 +20,7 @@ import { DeliveryTools, EndpointForm, ResendEvent, TokenControls } from "./webho
 export const metadata = { title: "Webhooks" };
 
 const pageSize = 20;
-const eventTone: Record<WebhookEventView["status"], StatusTone> = { pending: "secondary", delivered: "success", failed: "destructive", skipped: "outline" };
+const eventTone: Record<WebhookEventView["status"], StatusTone> = { pending: "secondary", delivered: "success", failed: "destructive", skipped: "outline", held: "secondary" };
 
 type Query = { status?: string; after?: string };
 
