@@ -4,6 +4,8 @@ import { revalidatePath } from "next/cache";
 import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
 import type { ActionResult } from "@/lib/dashboard/staff-action";
 import {
+  pauseWebhookEndpointAs,
+  resumeWebhookEndpointAs,
   resendFailedWebhookEventsAs,
   resendWebhookEventAs,
   revealWebhookTokenAs,
@@ -52,4 +54,14 @@ export async function resendFailedWebhookEventsAction(_previous: WebhookActionRe
 // Send a test event of a kind.
 export async function sendTestWebhookEventAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
   return plain(await serveStaffAction(sendTestWebhookEventAs, form));
+}
+
+// Pause the endpoint by hand.
+export async function pauseWebhookEndpointAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
+  return plain(await serveStaffAction(pauseWebhookEndpointAs, form));
+}
+
+// Resume (or re-enable) the endpoint, resending the held events or not.
+export async function resumeWebhookEndpointAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
+  return plain(await serveStaffAction(resumeWebhookEndpointAs, form));
 }
