@@ -56,12 +56,7 @@ export async function sendTestWebhookEventAction(_previous: WebhookActionResult,
   return plain(await serveStaffAction(sendTestWebhookEventAs, form));
 }
 
-// Pause the endpoint by hand.
-export async function pauseWebhookEndpointAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
-  return plain(await serveStaffAction(pauseWebhookEndpointAs, form));
-}
-
-// Resume (or re-enable) the endpoint, resending the held events or not.
-export async function resumeWebhookEndpointAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
-  return plain(await serveStaffAction(resumeWebhookEndpointAs, form));
+// Pause the endpoint by hand (intent=pause), or resume / re-enable it (intent=resume).
+export async function setWebhookEndpointStateAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
+  return plain(await serveStaffAction(form.get("intent") === "pause" ? pauseWebhookEndpointAs : resumeWebhookEndpointAs, form));
 }

@@ -106,7 +106,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <EndpointStateControls businessId={staff.businessId} state={endpoint.state} held={endpoint.held_events} />
+            <a href="#endpoint-state" className="text-sm text-primary underline-offset-4 hover:underline">
+              {endpoint.state === "disabled" ? "Re-enable it" : "Resume it"} in the endpoint&apos;s settings
+            </a>
           </CardContent>
         </Card>
       )}
@@ -118,7 +120,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         </CardHeader>
         <CardContent>
           <EndpointForm businessId={staff.businessId} url={endpoint.url} enabled={endpoint.events} kinds={webhookEventTypes} />
-          <div className="mt-6 grid gap-2 border-t pt-4" data-testid="webhook-endpoint-state">
+          <div id="endpoint-state" className="mt-6 grid gap-2 border-t pt-4" data-testid="webhook-endpoint-state">
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <span className="font-medium">State</span>
               <Badge variant={endpoint.state === "active" ? "success" : endpoint.state === "paused" ? "secondary" : "destructive"}>{endpoint.state}</Badge>
@@ -132,7 +134,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               Kassa stops sending to an endpoint that failed every attempt for {endpoint.auto_disable.after_hours} hours and at least{" "}
               {endpoint.auto_disable.after_events} events, tells the owners, and keeps every event for when you re-enable it.
             </p>
-            {endpoint.state === "active" && <EndpointStateControls businessId={staff.businessId} state="active" held={endpoint.held_events} />}
+            <EndpointStateControls businessId={staff.businessId} state={endpoint.state} held={endpoint.held_events} />
           </div>
         </CardContent>
       </Card>

@@ -10,8 +10,7 @@ import { FormDialog } from "../_components/form-dialog";
 import { OverlapSelect, type OverlapChoice } from "../_components/overlap-select";
 import { SecretOnce } from "../_components/secret-once";
 import {
-  pauseWebhookEndpointAction,
-  resumeWebhookEndpointAction,
+  setWebhookEndpointStateAction,
   resendFailedWebhookEventsAction,
   resendWebhookEventAction,
   revealWebhookTokenAction,
@@ -169,18 +168,19 @@ export function ResendEvent({ businessId, eventId }: { businessId: string; event
  * events held meanwhile are sent (oldest first, paced) or marked failed.
  */
 export function EndpointStateControls({ businessId, state, held }: { businessId: string; state: "active" | "paused" | "disabled"; held: number }) {
-  const [paused, pause, pausing] = useActionState(pauseWebhookEndpointAction, null);
-  const [resumed, resume, resuming] = useActionState(resumeWebhookEndpointAction, null);
+  // One action for both, so the outcome of the last one stays shown as the state changes.
+  const [result, change, changing] = useActionState(setWebhookEndpointStateAction, null);
   if (state === "active")
     return (
-      <form action={pause} className="grid gap-2" aria-label="Pause the endpoint">
+      <form action={change} className="grid gap-2" aria-label="Pause the endpoint">
         <input type="hidden" name="business" value={businessId} />
+        <input type="hidden" name="intent" value="pause" />
         <div>
-          <Button type="submit" variant="outline" disabled={pausing}>
+          <Button type="submit" variant="outline" disabled={changing}>
             Pause sending
           </Button>
         </div>
-        <ActionOutcome result={paused ?? resumed} />
+        <ActionOutcome result={result} />
       </form>
     );
   return (
@@ -194,12 +194,13 @@ export function EndpointStateControls({ businessId, state, held }: { businessId:
             them failed (you can resend any of them from the log later).
           </>
         }
-        action={resume}
-        pending={resuming}
+        action={change}
+        pending={changing}
         cancelLabel="Cancel"
         submitLabel={state === "disabled" ? "Re-enable" : "Resume"}
       >
         <input type="hidden" name="business" value={businessId} />
+        <input type="hidden" name="intent" value="resume" />
         <fieldset className="grid gap-2">
           <legend className="mb-1 text-sm font-medium">Held events</legend>
           <label className="flex items-center gap-2 text-sm">
@@ -212,7 +213,7 @@ export function EndpointStateControls({ businessId, state, held }: { businessId:
           </label>
         </fieldset>
       </FormDialog>
-      <ActionOutcome result={resumed ?? paused} />
+      <ActionOutcome result={result} />
     </div>
   );
 }
