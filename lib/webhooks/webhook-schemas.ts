@@ -98,7 +98,7 @@ export const WebhookEventSchema = z
       }),
     status: z.enum(webhookEventStatuses).meta({
       description:
-        "`pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set).",
+        "`pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set), `held` (kept, not attempted: the endpoint is paused or disabled; sent when it is resumed).",
     }),
     created_at: timestamp,
     session_id: z.string().nullable(),
