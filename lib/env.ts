@@ -41,6 +41,14 @@ const envSchema = z.object({
     .transform((v) => v.split(",").map((s) => Number(s.trim())))
     .pipe(z.array(z.number().finite().min(0).max(86_400)).length(4)),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Endpoint health (decision 0050): an endpoint that failed every attempt for this many hours
+   * (on the business's clock) and at least WEBHOOK_DISABLE_AFTER_EVENTS events is disabled.
+   */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(1).max(8760).default(72),
+  WEBHOOK_DISABLE_AFTER_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Held events resent after re-enabling go out one per this many milliseconds, oldest first. */
+  WEBHOOK_HELD_RESEND_SPACING_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   /** Embedded worker: jobs run at once, idle poll interval, and lease of a claimed job. */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),

@@ -2,7 +2,7 @@ import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt } from "./columns";
 
-export const auditActorTypes = ["user", "api_key"] as const;
+export const auditActorTypes = ["user", "api_key", "system"] as const;
 export type AuditActorType = (typeof auditActorTypes)[number];
 
 /** One field's value before and after a change (secrets are never written: `"[redacted]"`). */

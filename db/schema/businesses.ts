@@ -15,6 +15,19 @@ export const businesses = pgTable("businesses", {
     .default(sql`ARRAY['succeeded']::text[]`),
   /** Signing token for outbound webhooks, encrypted at rest (lib/crypto). */
   webhookTokenEnc: text("webhook_token_enc").notNull(),
+  /**
+   * The webhook endpoint's state (decision 0050): `active` sends; `paused` (by hand) and
+   * `disabled` (Kassa stopped it: it failed every attempt too long) hold events instead.
+   */
+  webhookState: text("webhook_state", { enum: ["active", "paused", "disabled"] }).notNull().default("active"),
+  /** Why the endpoint is paused or disabled; null while active. */
+  webhookStateReason: text("webhook_state_reason"),
+  /** Since when (business clock) it is paused or disabled; null while active. */
+  webhookStateSince: tsCol("webhook_state_since"),
+  /** Business clock time of the first failed attempt since the last delivered one; null: not failing. */
+  webhookFailingSince: tsCol("webhook_failing_since"),
+  /** Events that failed every attempt since webhookFailingSince. */
+  webhookFailedEvents: integer("webhook_failed_events").notNull().default(0),
   payoutsEnabled: boolean("payouts_enabled").notNull().default(false),
   /** When true the customer pays the method's fees on top of the session amount. */
   passFeesToCustomer: boolean("pass_fees_to_customer").notNull().default(false),

@@ -26,8 +26,11 @@ export const webhookEventTypes = [
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
-/** pending: attempts remain; delivered: a 2xx came back; failed: attempts exhausted or 410; skipped: no URL. */
-export const webhookEventStatuses = ["pending", "delivered", "failed", "skipped"] as const;
+/**
+ * pending: attempts remain; delivered: a 2xx came back; failed: attempts exhausted; skipped: no
+ * URL; held: kept, not attempted, while the endpoint is paused or disabled (decision 0050).
+ */
+export const webhookEventStatuses = ["pending", "delivered", "failed", "skipped", "held"] as const;
 export type WebhookEventStatus = (typeof webhookEventStatuses)[number];
 
 /** One outbound notification. `body` is the exact JSON sent (and signed) on every attempt. */

@@ -251,6 +251,16 @@ const cases: Record<string, () => Promise<Case>> = {
       other: { events: ["refunded"] },
     };
   },
+  "/webhooks/endpoint/pause": async () => {
+    const biz = await secretBiz();
+    return { path: "/webhooks/endpoint/pause", key: biz.secretKey, body: {}, other: { note: "x" } };
+  },
+  "/webhooks/endpoint/resume": async () => {
+    const biz = await secretBiz();
+    const paused = await api("POST", "/webhooks/endpoint/pause", { key: biz.secretKey, body: {} });
+    expect(paused.status).toBe(200);
+    return { path: "/webhooks/endpoint/resume", key: biz.secretKey, body: {}, other: { resend_held: false } };
+  },
   "/webhooks/events/resend-failed": async () => {
     const biz = await secretBiz();
     return {

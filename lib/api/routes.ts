@@ -50,6 +50,8 @@ import {
   getWebhookEvents,
   getWebhookToken,
   postWebhookEndpoint,
+  postWebhookEndpointPause,
+  postWebhookEndpointResume,
   postWebhookEventResend,
   postWebhookEventsResendFailed,
   postWebhookTest,
@@ -131,6 +133,8 @@ export const routes: Route[] = [
   // Webhook operations (secret key): endpoint, delivery log, resends, test event, token.
   { method: "GET", pattern: "/webhooks/endpoint", handler: getWebhookEndpointHandler },
   { method: "POST", pattern: "/webhooks/endpoint", handler: postWebhookEndpoint },
+  { method: "POST", pattern: "/webhooks/endpoint/pause", handler: postWebhookEndpointPause },
+  { method: "POST", pattern: "/webhooks/endpoint/resume", handler: postWebhookEndpointResume },
   { method: "GET", pattern: "/webhooks/events", handler: getWebhookEvents },
   { method: "POST", pattern: "/webhooks/events/resend-failed", handler: postWebhookEventsResendFailed },
   { method: "GET", pattern: "/webhooks/events/:event_id", handler: getWebhookEventHandler },

@@ -23,6 +23,11 @@ import {
 } from "@/lib/webhooks/webhook-endpoint";
 import { resendFailedSchema, rotateWebhookTokenSchema } from "@/lib/webhooks/webhook-request-schemas";
 import {
+  pauseWebhookEndpoint,
+  resumeWebhookEndpoint,
+  resumeWebhookEndpointSchema,
+} from "@/lib/webhooks/pause-webhook-endpoint";
+import {
   previousTokenValidUntil,
   revealWebhookToken,
   rotateWebhookToken,
@@ -47,6 +52,42 @@ export const postWebhookEndpoint = apiHandler({
       body,
       atomic: true,
       run: async (tx) => ({ status: 200, body: await updateWebhookEndpoint(tx, caller.business.id, input) }),
+    };
+  },
+});
+
+// POST /webhooks/endpoint/pause
+export const postWebhookEndpointPause = apiHandler({
+  auth: "secret",
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => {
+        await pauseWebhookEndpoint(tx, caller.business.id);
+        return { status: 200, body: await getWebhookEndpoint(tx, caller.business.id) };
+      },
+    };
+  },
+});
+
+// POST /webhooks/endpoint/resume
+export const postWebhookEndpointResume = apiHandler({
+  auth: "secret",
+  idempotent: "transaction",
+  handle: async ({ request, caller }) => {
+    const body = await readJsonObject(request, { allowEmpty: true });
+    const input = parseOrThrow(resumeWebhookEndpointSchema, body);
+    return {
+      body,
+      atomic: true,
+      run: async (tx) => {
+        const { resent, released } = await resumeWebhookEndpoint(tx, caller.business.id, input);
+        const endpoint = await getWebhookEndpoint(tx, caller.business.id);
+        return { status: 200, body: { ...endpoint, resent, released } };
+      },
     };
   },
 });

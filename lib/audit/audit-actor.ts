@@ -11,7 +11,11 @@ export type AuditClient = { ip: string | null; userAgent: string | null };
  */
 export type AuditActor =
   | ({ type: "user"; userId: string; email: string } & AuditClient)
-  | ({ type: "api_key"; keyId: string; prefix: string } & AuditClient);
+  | ({ type: "api_key"; keyId: string; prefix: string } & AuditClient)
+  | ({ type: "system" } & AuditClient);
+
+/** Kassa itself as the author (e.g. a failing webhook endpoint disabled by a delivery job). */
+export const systemActor: AuditActor = { type: "system", ip: null, userAgent: null };
 
 const storage = new AsyncLocalStorage<AuditActor>();
 

@@ -6,7 +6,7 @@ import { createApiKeyAs } from "@/lib/dashboard/api-key-actions";
 import { runPayoutCommand } from "@/lib/dashboard/payouts-actions";
 import { saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs } from "@/lib/dashboard/settings-actions";
 import { staffFor } from "@/lib/dashboard/testing-staff";
-import { updateWebhookEndpointAs } from "@/lib/dashboard/webhook-actions";
+import { pauseWebhookEndpointAs, resumeWebhookEndpointAs, updateWebhookEndpointAs } from "@/lib/dashboard/webhook-actions";
 import { asUser, creditBusinessBalance } from "@/lib/payouts/payout-test-helpers";
 import type { Staff } from "@/lib/staff/current-staff";
 import { createTestBusiness, testDb } from "@/test/helpers";
@@ -59,6 +59,15 @@ const cases: Case[] = [
     "webhook_endpoint.update",
     async (staff, business) => ok(await updateWebhookEndpointAs(testDb(), staff, { business, url: "https://shop.example/hooks", events: ["succeeded"] })),
     { url: { from: null, to: "https://shop.example/hooks" } },
+  ],
+  ["webhook_endpoint.pause", async (staff, business) => ok(await pauseWebhookEndpointAs(testDb(), staff, { business })), { state: { from: "active", to: "paused" } }],
+  [
+    "webhook_endpoint.resume",
+    async (staff, business) => {
+      ok(await pauseWebhookEndpointAs(testDb(), staff, { business }));
+      ok(await resumeWebhookEndpointAs(testDb(), staff, { business, held: "keep-failed" }));
+    },
+    { state: { from: "paused", to: "active" } },
   ],
 ];
 

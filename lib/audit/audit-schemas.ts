@@ -13,9 +13,11 @@ export const AuditEventSchema = z
       .union([
         z.strictObject({ type: z.literal("user"), email: z.string() }),
         z.strictObject({ type: z.literal("api_key"), prefix: z.string().meta({ example: "sk_live_AbCd…" }) }),
+        z.strictObject({ type: z.literal("system") }),
       ])
       .meta({
-        description: "A staff member (their e-mail when they acted) or a secret key (its display prefix).",
+        description:
+          "A staff member (their e-mail when they acted), a secret key (its display prefix), or Kassa itself (`system`, e.g. a failing webhook endpoint disabled).",
       }),
     action: z.enum(auditActions),
     target: z

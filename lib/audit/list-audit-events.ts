@@ -17,7 +17,9 @@ export function auditEventView(row: AuditEvent): AuditEventView {
     actor:
       row.actorType === "user"
         ? { type: "user", email: row.actorEmail ?? "" }
-        : { type: "api_key", prefix: row.actorKeyPrefix ?? "" },
+        : row.actorType === "system"
+          ? { type: "system" }
+          : { type: "api_key", prefix: row.actorKeyPrefix ?? "" },
     action: row.action as AuditEventView["action"],
     target: { type: row.targetType, id: row.targetId },
     changes: row.changes,

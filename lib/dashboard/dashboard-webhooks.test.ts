@@ -11,6 +11,8 @@ import { revealWebhookToken } from "@/lib/webhooks/webhook-token";
 import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import {
+  pauseWebhookEndpointAs,
+  resumeWebhookEndpointAs,
   resendFailedWebhookEventsAs,
   resendWebhookEventAs,
   revealWebhookTokenAs,
@@ -70,7 +72,7 @@ describe("webhook settings from the dashboard", () => {
     expect(Object.keys((badUrl as { fields: object }).fields)).toEqual(["url"]);
     const badKind = await updateWebhookEndpointAs(testDb(), manager, { business: biz.business.id, url: "", events: ["paid"] });
     expect(badKind).toMatchObject({ ok: false, error: "validation_failed" });
-    expect(await getWebhookEndpoint(testDb(), biz.business.id)).toEqual({ url: "https://shop.example.com/hooks", events: ["succeeded", "refunded"] });
+    expect(await getWebhookEndpoint(testDb(), biz.business.id)).toMatchObject({ url: "https://shop.example.com/hooks", events: ["succeeded", "refunded"] });
 
     // An empty URL stops sending.
     expect(await updateWebhookEndpointAs(testDb(), manager, { business: biz.business.id, url: "", events: [] })).toMatchObject({
@@ -163,5 +165,28 @@ describe("webhook settings from the dashboard", () => {
       ok: false,
       error: "webhook_event_not_found",
     });
+  });
+
+  it("a manager pauses the endpoint (events held) and resumes it, choosing to send the held events; bad choices change nothing", async () => {
+    const hooks = await startLoopbackReceiver();
+    open.receivers.push(hooks);
+    const biz = await createTestBusiness({ webhookUrl: hooks.url });
+    const manager = staffOf(biz, "manager");
+    open.workers.push(startEmbeddedWorker(testDb(), { force: true, pollIntervalMs: 20, context: { webhooks: { allowPrivate: true, scheduleMs: [0, 10, 10, 10] } } }));
+    expect(await pauseWebhookEndpointAs(testDb(), manager, { business: biz.business.id })).toMatchObject({ ok: true });
+    expect(await pauseWebhookEndpointAs(testDb(), manager, { business: biz.business.id })).toMatchObject({ ok: false, error: "webhook_endpoint_paused" });
+    const sent = await sendTestWebhookEventAs(testDb(), manager, { business: biz.business.id, type: "succeeded" });
+    const eventId = (sent as { data: string }).data;
+    await waitUntil(async () => (await statusOf(eventId)) === "held");
+    expect(hooks.requests).toHaveLength(0);
+    const bad = await resumeWebhookEndpointAs(testDb(), manager, { business: biz.business.id, held: "all-at-once" });
+    expect(bad).toMatchObject({ ok: false, fields: { held: ["Choose whether to send the held events"] } });
+    expect(await getWebhookEndpoint(testDb(), biz.business.id)).toMatchObject({ state: "paused", held_events: 1 });
+    expect(await resumeWebhookEndpointAs(testDb(), manager, { business: biz.business.id, held: "resend" })).toMatchObject({
+      ok: true,
+      message: "The endpoint is active again. 1 held event is being sent, oldest first.",
+    });
+    await waitUntil(async () => (await statusOf(eventId)) === "delivered");
+    expect(await getWebhookEndpoint(testDb(), biz.business.id)).toMatchObject({ state: "active", held_events: 0 });
   });
 });

@@ -4,6 +4,8 @@ import { getWebhookEventView } from "@/lib/webhooks/list-webhook-events";
 import { resendFailedWebhookEvents, resendWebhookEvent } from "@/lib/webhooks/resend-webhook-events";
 import { sendTestWebhookEvent } from "@/lib/webhooks/send-test-webhook-event";
 import { updateWebhookEndpoint, type WebhookEndpointView } from "@/lib/webhooks/webhook-endpoint";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { pauseWebhookEndpoint, resumeWebhookEndpoint } from "@/lib/webhooks/pause-webhook-endpoint";
 import { maxRotationOverlapSeconds, revealWebhookToken, rotateWebhookToken } from "@/lib/webhooks/webhook-token";
 import { businessIdField, staffAction } from "./staff-action";
 
@@ -118,6 +120,38 @@ export const sendTestWebhookEventAs = staffAction<typeof testSchema, string>({
   run: async ({ db, businessId, input: form }) => {
     const event = await sendTestWebhookEvent(db, businessId, form.type);
     return { message: `Test event ${event.id} (${event.type}) is queued for delivery.`, data: event.id };
+  },
+});
+
+const resumeSchema = z.object({
+  business: businessIdField,
+  held: z.enum(["resend", "keep-failed"], { error: "Choose whether to send the held events" }),
+});
+
+/** Pause the endpoint by hand: events are held (kept, not sent) until it is resumed. */
+export const pauseWebhookEndpointAs = staffAction({
+  permission: "webhooks",
+  schema: businessOnly,
+  run: async ({ db, businessId }) => {
+    await transactionWithJobs(db, (tx) => pauseWebhookEndpoint(tx, businessId));
+    return { message: "The endpoint is paused: new events are held until you resume it." };
+  },
+});
+
+/** Resume a paused endpoint or re-enable a disabled one; held events are resent (oldest first, paced) or marked failed. */
+export const resumeWebhookEndpointAs = staffAction<typeof resumeSchema, number>({
+  permission: "webhooks",
+  schema: resumeSchema,
+  run: async ({ db, businessId, input: form }) => {
+    const resend = form.held === "resend";
+    const { resent, released } = await transactionWithJobs(db, (tx) => resumeWebhookEndpoint(tx, businessId, { resend_held: resend }));
+    const plural = (n: number) => `${n} held event${n === 1 ? "" : "s"}`;
+    return {
+      message: resend
+        ? `The endpoint is active again.${resent ? ` ${plural(resent)} ${resent === 1 ? "is" : "are"} being sent, oldest first.` : ""}`
+        : `The endpoint is active again.${released ? ` ${plural(released)} ${released === 1 ? "was" : "were"} marked failed; resend them from the log when you wish.` : ""}`,
+      data: resend ? resent : released,
+    };
   },
 });
 

@@ -77,3 +77,15 @@ export function webhookFailingNotice(input: { url: string; eventKind: string; er
     action: { label: "Open the webhook log", url: `${origin()}/dashboard/webhooks` },
   };
 }
+
+/** The notice for a webhook endpoint Kassa disabled (decision 0050): sent once per disabling. */
+export function webhookDisabledNotice(input: { url: string; reason: string }): OwnerNotice {
+  return {
+    subject: "Kassa stopped sending to your webhook endpoint",
+    paragraphs: [
+      `Kassa disabled the webhook endpoint ${input.url}: ${input.reason}.`,
+      "No event is lost: new events are kept, not sent. Fix the endpoint, then re-enable it on the webhook page; Kassa offers to send everything it kept, oldest first.",
+    ],
+    action: { label: "Open the webhook page", url: `${origin()}/dashboard/webhooks` },
+  };
+}

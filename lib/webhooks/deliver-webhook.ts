@@ -12,6 +12,7 @@ import { signingTokensOf } from "./webhook-token";
 import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { notifyOwners, webhookFailingNotice, webhookFailingNoticeInterval } from "@/lib/mail/notify-owners";
+import { endpointHealthySql, healthRules, holdIfNotActive, markEndpointFailing, recordFailedEvent } from "./endpoint-health";
 
 /** What an attempt needs of its event, as reserved (the counts include this attempt). */
 type ReservedEvent = Pick<WebhookEvent, "id" | "businessId" | "body" | "round" | "attemptsInRound" | "attemptCount">;
@@ -56,6 +57,7 @@ const readForAttempt = rawStatement<{
   attempts_in_round: number;
   attempt_count: number;
   business_found: boolean | null;
+  webhook_state: string | null;
   webhook_url: string | null;
   webhook_token_enc: string | null;
   previous_token_enc: string | null;
@@ -63,7 +65,7 @@ const readForAttempt = rawStatement<{
 }>(
   "kassa_webhook_attempt_read",
   sql`select e.id, e.business_id, e.status, e.body, e.round, e.attempts_in_round, e.attempt_count,
-      b.id is not null as business_found, b.webhook_url, b.webhook_token_enc,
+      b.id is not null as business_found, b.webhook_state, b.webhook_url, b.webhook_token_enc,
       r.previous_token_enc, r.previous_expires_at
     from webhook_events e
     left join businesses b on b.id = e.business_id
@@ -125,6 +127,9 @@ export async function reserveAttempt(db: Db, eventId: string, maxAttempts: numbe
       return { kind: "stop", reason: "attempts exhausted" };
     }
     if (!row.business_found) return { kind: "stop", reason: "business not found" };
+    // A paused or disabled endpoint: the event is kept, not attempted (decision 0050).
+    if (row.webhook_state !== "active" && (await holdIfNotActive(tx, row.business_id, eventId)))
+      return { kind: "stop", reason: `held: the endpoint is ${row.webhook_state}` };
     const url = row.webhook_url;
     const rotation =
       row.previous_token_enc !== null && row.previous_expires_at !== null
@@ -187,7 +192,8 @@ const recordFinalAttempt = rawStatement(
       set status = ${p("status")}, delivered_at = coalesce(${p("deliveredAt")}::timestamptz, delivered_at),
         next_attempt_at = null, last_error = ${p("lastError")}
       where id = ${p("eventId")} and status = 'pending' and round = ${p("round")}),
-    job as (update jobs set ${jobDoneSql} where id = ${p("jobId")} and lock_token = ${p("lockToken")})
+    job as (update jobs set ${jobDoneSql} where id = ${p("jobId")} and lock_token = ${p("lockToken")}),
+    healthy as (${endpointHealthySql})
     select 1 as recorded`,
 );
 
@@ -257,12 +263,15 @@ async function recordAttempt(
       lastError: result.ok ? null : error,
       jobId: job.id,
       lockToken: job.lockToken,
+      businessId: event.businessId,
     };
     if (result.ok) await recordFinalAttempt(db, final);
-    // Given up: the owners hear of it (at most daily), in the transaction that records it.
+    // Given up: the owners hear of it (at most daily), in the transaction that records it; the
+    // endpoint's failing streak counts it (and may disable the endpoint).
     else
       await transactionWithJobs(db, async (tx) => {
         await recordFinalAttempt(tx, final);
+        await recordFailedEvent(tx, event.businessId, url, healthRules(options));
         await notifyOwners(tx, event.businessId, webhookFailingNotice({ url: url ?? "(no URL)", eventKind: eventKindOf(event.body), error }), {
           onceWithinMs: webhookFailingNoticeInterval,
         });
@@ -276,6 +285,7 @@ async function recordAttempt(
     const [clock] = await readClock(tx, { businessId: event.businessId });
     const next = new Date(finishedAt.getTime() + (clock?.clock_offset_ms ?? 0) + delayMs);
     await recordAttemptToRetry(tx, { ...delivery, nextAttemptAt: next.toISOString() });
+    await markEndpointFailing(tx, { businessId: event.businessId });
     return next;
   });
   return { status: "retry", at: next, clock: "business", note: error ?? undefined };

@@ -7,6 +7,9 @@ export type WebhookDeliveryOptions = {
   scheduleMs: number[];
   timeoutMs: number;
   allowPrivate: boolean;
+  /** An endpoint failing every attempt this long (business clock) and for disableAfterEvents events is disabled. */
+  disableAfterMs?: number;
+  disableAfterEvents?: number;
   /** DNS resolution for deliveries; the system resolver when absent. */
   resolve?: HostResolver;
 };
@@ -19,6 +22,8 @@ export function webhookDeliveryOptions(
     scheduleMs: e.WEBHOOK_RETRY_SCHEDULE.map((seconds) => Math.round(seconds * 1000)),
     timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     allowPrivate: e.ALLOW_PRIVATE_WEBHOOK_URLS,
+    disableAfterMs: Math.round(e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000),
+    disableAfterEvents: e.WEBHOOK_DISABLE_AFTER_EVENTS,
     ...overrides,
   };
 }

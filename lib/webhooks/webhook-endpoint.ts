@@ -5,6 +5,9 @@ import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { businesses, webhookEventTypes, type WebhookEventType } from "@/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
+import { isoMicros } from "@/lib/time";
+import { healthRules } from "./endpoint-health";
+import { countHeldEvents } from "./pause-webhook-endpoint";
 import { validateWebhookUrl } from "./validate-webhook-url";
 import type { WebhookEndpointView } from "./webhook-schemas";
 
@@ -37,13 +40,35 @@ export function parseWebhookEndpointUpdate(body: unknown): WebhookEndpointUpdate
   return parseOrThrow(webhookEndpointUpdateSchema, body);
 }
 
+const stamp = (value: string | null) => (value === null ? null : isoMicros(value));
+
+/** The endpoint with its state and the auto-disable rule (decision 0050). */
 export async function getWebhookEndpoint(db: Db, businessId: string): Promise<WebhookEndpointView> {
   const [row] = await db
-    .select({ url: businesses.webhookUrl, events: businesses.webhookEvents })
+    .select({
+      url: businesses.webhookUrl,
+      events: businesses.webhookEvents,
+      state: businesses.webhookState,
+      reason: businesses.webhookStateReason,
+      since: businesses.webhookStateSince,
+      failingSince: businesses.webhookFailingSince,
+      failedEvents: businesses.webhookFailedEvents,
+    })
     .from(businesses)
     .where(eq(businesses.id, businessId));
   if (!row) throw new NotFoundError("business_not_found", "No such business");
-  return { url: row.url, events: row.events.filter((e): e is WebhookEventType => known.includes(e)) };
+  const rules = healthRules();
+  return {
+    url: row.url,
+    events: row.events.filter((e): e is WebhookEventType => known.includes(e)),
+    state: row.state,
+    state_reason: row.reason,
+    state_since: stamp(row.since),
+    held_events: await countHeldEvents(db, businessId),
+    failing_since: stamp(row.failingSince),
+    failed_events: row.failedEvents,
+    auto_disable: { after_hours: rules.disableAfterMs / 3_600_000, after_events: rules.disableAfterEvents },
+  };
 }
 
 /**

@@ -22,6 +22,26 @@ export const WebhookEndpointSchema = z
     events: z
       .array(z.enum(webhookEventTypes))
       .meta({ description: "The event kinds sent, in the interface's order." }),
+    state: z.enum(["active", "paused", "disabled"]).meta({
+      description:
+        "`active`: events are sent. `paused` (by hand) or `disabled` (Kassa stopped it: every attempt failed too long): events are held, kept and not sent, until it is resumed.",
+    }),
+    state_reason: z.string().nullable().meta({ description: "Why it is paused or disabled; null while active." }),
+    state_since: timestamp.nullable().meta({ description: "Since when it is paused or disabled (the business's clock)." }),
+    held_events: z.int().min(0).meta({ description: "Events held, waiting for the endpoint to be resumed." }),
+    failing_since: timestamp
+      .nullable()
+      .meta({ description: "The first failed attempt since the last delivered event (the business's clock); null: not failing." }),
+    failed_events: z.int().min(0).meta({ description: "Events that failed every attempt since `failing_since`." }),
+    auto_disable: z
+      .strictObject({
+        after_hours: z.number().meta({ description: "WEBHOOK_DISABLE_AFTER_HOURS (default 72)." }),
+        after_events: z.int().meta({ description: "WEBHOOK_DISABLE_AFTER_EVENTS (default 20)." }),
+      })
+      .meta({
+        description:
+          "The rule: an endpoint that failed every attempt for `after_hours` and at least `after_events` events is disabled, and its owners are told.",
+      }),
   })
   .meta({
     id: "WebhookEndpoint",
@@ -78,7 +98,7 @@ export const WebhookEventSchema = z
       }),
     status: z.enum(webhookEventStatuses).meta({
       description:
-        "`pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set).",
+        "`pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set), `held` (kept, not attempted: the endpoint is paused or disabled; sent when it is resumed).",
     }),
     created_at: timestamp,
     session_id: z.string().nullable(),

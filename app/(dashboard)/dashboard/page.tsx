@@ -189,7 +189,8 @@ export default async function OverviewPage() {
   );
 }
 
-function PaymentStatusText({ status }: { status: "pending" | "delivered" | "failed" | "skipped" }) {
+function PaymentStatusText({ status }: { status: "pending" | "delivered" | "failed" | "skipped" | "held" }) {
+  if (status === "held") return <span className="text-warning">held</span>;
   return status === "failed" ? <span className="text-destructive">failed</span> : <span className="text-warning">retrying</span>;
 }
 

@@ -4,6 +4,7 @@ import { resendFailedSchema, rotateWebhookTokenSchema } from "@/lib/webhooks/web
 import { webhookEventListQuerySchema } from "@/lib/webhooks/list-webhook-events";
 import { testWebhookSchema } from "@/lib/webhooks/send-test-webhook-event";
 import { webhookEndpointUpdateSchema } from "@/lib/webhooks/webhook-endpoint";
+import { resumeWebhookEndpointSchema } from "@/lib/webhooks/pause-webhook-endpoint";
 import {
   ResendFailedResultSchema,
   RotatedWebhookTokenSchema,
@@ -78,6 +79,57 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       400: errorResponses.badRequest,
       401: errorResponses.unauthorized,
       409: idempotencyConflict,
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/webhooks/endpoint/pause",
+    tags: [tag],
+    operationId: "pauseWebhookEndpoint",
+    summary: "Pause the webhook endpoint",
+    description:
+      "Stops sending: events are held (kept, not attempted; an event mid-retry keeps its remaining attempts) until the endpoint is resumed.",
+    security: security.secret,
+    request: { headers: idempotencyKeyHeaders, body: jsonBody(z.object({}), false) },
+    responses: {
+      200: ok("The endpoint, `paused`.", WebhookEndpointSchema),
+      400: errorResponses.badRequest,
+      401: errorResponses.unauthorized,
+      409: jsonResponse(
+        "Already paused (`webhook_endpoint_paused`), disabled (`webhook_endpoint_disabled`: resume it instead), or the Idempotency-Key was used with another request (`idempotency_key_reused`).",
+        ErrorMessageSchema,
+      ),
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/webhooks/endpoint/resume",
+    tags: [tag],
+    operationId: "resumeWebhookEndpoint",
+    summary: "Resume a paused endpoint, or re-enable a disabled one",
+    description:
+      "The endpoint is `active` again and its failing streak starts afresh. With `resend_held` (default true) every held event is sent, oldest first, one per `WEBHOOK_HELD_RESEND_SPACING_MS` (1 s by default) on the business's clock; with false, held events are marked `failed` (each can be resent later).",
+    security: security.secret,
+    request: {
+      headers: idempotencyKeyHeaders,
+      body: jsonBody(resumeWebhookEndpointSchema.meta({ id: "WebhookEndpointResumeInput" }), false),
+    },
+    responses: {
+      200: ok(
+        "The endpoint, `active`, with how many held events were resent or marked failed.",
+        WebhookEndpointSchema.extend({
+          resent: z.int().min(0).meta({ description: "Held events sent again." }),
+          released: z.int().min(0).meta({ description: "Held events marked failed (resend_held: false)." }),
+        }).meta({ id: "WebhookEndpointResumed" }),
+      ),
+      400: errorResponses.badRequest,
+      401: errorResponses.unauthorized,
+      409: jsonResponse(
+        "Already active (`webhook_endpoint_active`), no URL to resend to (`webhook_url_not_set`), or the Idempotency-Key was used with another request (`idempotency_key_reused`).",
+        ErrorMessageSchema,
+      ),
     },
   });
 

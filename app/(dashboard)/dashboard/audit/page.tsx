@@ -168,7 +168,7 @@ export default async function AuditPage({
                     <TableRow key={event.id} data-testid="audit-row">
                       <TableCell className="whitespace-nowrap">{formatDateTime(event.created_at)}</TableCell>
                       <TableCell className="break-all">
-                        {event.actor.type === "user" ? event.actor.email : `API key ${event.actor.prefix}`}
+                        {event.actor.type === "user" ? event.actor.email : event.actor.type === "system" ? "Kassa" : `API key ${event.actor.prefix}`}
                       </TableCell>
                       <TableCell className="font-mono text-xs">{event.action}</TableCell>
                       <TableCell className="break-all font-mono text-xs">

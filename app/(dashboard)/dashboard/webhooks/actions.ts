@@ -4,6 +4,8 @@ import { revalidatePath } from "next/cache";
 import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
 import type { ActionResult } from "@/lib/dashboard/staff-action";
 import {
+  pauseWebhookEndpointAs,
+  resumeWebhookEndpointAs,
   resendFailedWebhookEventsAs,
   resendWebhookEventAs,
   revealWebhookTokenAs,
@@ -52,4 +54,9 @@ export async function resendFailedWebhookEventsAction(_previous: WebhookActionRe
 // Send a test event of a kind.
 export async function sendTestWebhookEventAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
   return plain(await serveStaffAction(sendTestWebhookEventAs, form));
+}
+
+// Pause the endpoint by hand (intent=pause), or resume / re-enable it (intent=resume).
+export async function setWebhookEndpointStateAction(_previous: WebhookActionResult, form: FormData): Promise<WebhookActionResult> {
+  return plain(await serveStaffAction(form.get("intent") === "pause" ? pauseWebhookEndpointAs : resumeWebhookEndpointAs, form));
 }

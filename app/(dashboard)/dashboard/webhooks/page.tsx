@@ -15,12 +15,12 @@ import { listWebhookEvents } from "@/lib/webhooks/list-webhook-events";
 import type { WebhookEventView } from "@/lib/webhooks/webhook-event-view";
 import { getWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint";
 import { previousTokenValidUntil } from "@/lib/webhooks/webhook-token";
-import { DeliveryTools, EndpointForm, ResendEvent, TokenControls } from "./webhook-controls";
+import { DeliveryTools, EndpointForm, EndpointStateControls, ResendEvent, TokenControls } from "./webhook-controls";
 
 export const metadata = { title: "Webhooks" };
 
 const pageSize = 20;
-const eventTone: Record<WebhookEventView["status"], StatusTone> = { pending: "secondary", delivered: "success", failed: "destructive", skipped: "outline" };
+const eventTone: Record<WebhookEventView["status"], StatusTone> = { pending: "secondary", delivered: "success", failed: "destructive", skipped: "outline", held: "secondary" };
 
 type Query = { status?: string; after?: string };
 
@@ -95,6 +95,24 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
 
+      {endpoint.state !== "active" && (
+        <Card role="alert" className={endpoint.state === "disabled" ? "border-destructive" : "border-amber-300"} data-testid="webhook-endpoint-banner">
+          <CardHeader>
+            <CardTitle>{endpoint.state === "disabled" ? "Kassa stopped sending to your endpoint" : "Sending is paused"}</CardTitle>
+            <CardDescription>
+              {endpoint.state_reason}
+              {endpoint.state_since ? ` (since ${formatDateTime(endpoint.state_since)})` : ""}. No event is lost: {endpoint.held_events} event
+              {endpoint.held_events === 1 ? " is" : "s are"} held until you {endpoint.state === "disabled" ? "re-enable" : "resume"} it.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <a href="#endpoint-state" className="text-sm text-primary underline-offset-4 hover:underline">
+              {endpoint.state === "disabled" ? "Re-enable it" : "Resume it"} in the endpoint&apos;s settings
+            </a>
+          </CardContent>
+        </Card>
+      )}
+
       <Card>
         <CardHeader>
           <CardTitle>Endpoint</CardTitle>
@@ -102,6 +120,22 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         </CardHeader>
         <CardContent>
           <EndpointForm businessId={staff.businessId} url={endpoint.url} enabled={endpoint.events} kinds={webhookEventTypes} />
+          <div id="endpoint-state" className="mt-6 grid gap-2 border-t pt-4" data-testid="webhook-endpoint-state">
+            <p className="flex flex-wrap items-center gap-2 text-sm">
+              <span className="font-medium">State</span>
+              <Badge variant={endpoint.state === "active" ? "success" : endpoint.state === "paused" ? "secondary" : "destructive"}>{endpoint.state}</Badge>
+              {endpoint.failing_since && (
+                <span className="text-muted-foreground">
+                  failing since {formatDateTime(endpoint.failing_since)} ({endpoint.failed_events} event{endpoint.failed_events === 1 ? "" : "s"} failed every attempt)
+                </span>
+              )}
+            </p>
+            <p className="text-sm text-muted-foreground">
+              Kassa stops sending to an endpoint that failed every attempt for {endpoint.auto_disable.after_hours} hours and at least{" "}
+              {endpoint.auto_disable.after_events} events, tells the owners, and keeps every event for when you re-enable it.
+            </p>
+            <EndpointStateControls businessId={staff.businessId} state={endpoint.state} held={endpoint.held_events} />
+          </div>
         </CardContent>
       </Card>
 

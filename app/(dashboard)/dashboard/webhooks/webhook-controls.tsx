@@ -10,6 +10,7 @@ import { FormDialog } from "../_components/form-dialog";
 import { OverlapSelect, type OverlapChoice } from "../_components/overlap-select";
 import { SecretOnce } from "../_components/secret-once";
 import {
+  setWebhookEndpointStateAction,
   resendFailedWebhookEventsAction,
   resendWebhookEventAction,
   revealWebhookTokenAction,
@@ -159,5 +160,60 @@ export function ResendEvent({ businessId, eventId }: { businessId: string; event
       </div>
       <ActionOutcome result={result} />
     </form>
+  );
+}
+
+/**
+ * Pause an active endpoint; resume a paused one or re-enable a disabled one, choosing whether the
+ * events held meanwhile are sent (oldest first, paced) or marked failed.
+ */
+export function EndpointStateControls({ businessId, state, held }: { businessId: string; state: "active" | "paused" | "disabled"; held: number }) {
+  // One action for both, so the outcome of the last one stays shown as the state changes.
+  const [result, change, changing] = useActionState(setWebhookEndpointStateAction, null);
+  if (state === "active")
+    return (
+      <form action={change} className="grid gap-2" aria-label="Pause the endpoint">
+        <input type="hidden" name="business" value={businessId} />
+        <input type="hidden" name="intent" value="pause" />
+        <div>
+          <Button type="submit" variant="outline" disabled={changing}>
+            Pause sending
+          </Button>
+        </div>
+        <ActionOutcome result={result} />
+      </form>
+    );
+  return (
+    <div className="grid gap-2">
+      <FormDialog
+        trigger={<Button>{state === "disabled" ? "Re-enable endpoint…" : "Resume sending…"}</Button>}
+        title={state === "disabled" ? "Re-enable the endpoint" : "Resume sending"}
+        description={
+          <>
+            Kassa holds {held} event{held === 1 ? "" : "s"} for this endpoint. Send them now, oldest first and one at a time at a steady pace, or mark
+            them failed (you can resend any of them from the log later).
+          </>
+        }
+        action={change}
+        pending={changing}
+        cancelLabel="Cancel"
+        submitLabel={state === "disabled" ? "Re-enable" : "Resume"}
+      >
+        <input type="hidden" name="business" value={businessId} />
+        <input type="hidden" name="intent" value="resume" />
+        <fieldset className="grid gap-2">
+          <legend className="mb-1 text-sm font-medium">Held events</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="radio" name="held" value="resend" defaultChecked className="size-4 accent-primary" />
+            Send the {held} held event{held === 1 ? "" : "s"}, oldest first
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="radio" name="held" value="keep-failed" className="size-4 accent-primary" />
+            Don&apos;t send them: mark them failed
+          </label>
+        </fieldset>
+      </FormDialog>
+      <ActionOutcome result={result} />
+    </div>
   );
 }
