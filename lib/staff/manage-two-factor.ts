@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import QRCode from "qrcode";
 import type { Db } from "@/db/client";
 import { businesses, memberships, staffRecoveryCodes, staffTwoFactor, users } from "@/db/schema";
@@ -161,4 +161,17 @@ export async function setBusinessRequiresTwoFactor(db: Db, input: { businessId: 
       changes: { require_two_factor: { from: before.required, to: input.required } },
     });
   });
+}
+
+/** The Team page's view: whether the business requires two-factor, and which of the users have it on. */
+export async function teamTwoFactor(db: Db, businessId: string, userIds: string[]): Promise<{ required: boolean; on: Set<string> }> {
+  const [business] = await db.select({ required: businesses.requireTwoFactor }).from(businesses).where(eq(businesses.id, businessId));
+  const rows =
+    userIds.length === 0
+      ? []
+      : await db
+          .select({ userId: staffTwoFactor.userId })
+          .from(staffTwoFactor)
+          .where(and(inArray(staffTwoFactor.userId, userIds), isNotNull(staffTwoFactor.enabledAt)));
+  return { required: business?.required ?? false, on: new Set(rows.map((r) => r.userId)) };
 }
