@@ -75,6 +75,8 @@ export default defineConfig({
         // Playwright stops the server at the end: no load balancer to wait for.
         SHUTDOWN_DELAY_SECONDS: "0",
         STRIPE_API_BASE: process.env.STRIPE_API_BASE,
+        // The specs sign service support in with a password alone (two-factor: e2e/two-factor.spec.ts).
+        ADMIN_TWO_FACTOR: "optional",
       },
     },
   ],

@@ -29,6 +29,11 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_EMAIL: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_LOGIN_IP: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /**
+   * Service support (admins) must use two-factor sign-in (decision 0048); `optional` only for test
+   * set-ups that sign support in without an authenticator (the e2e suite).
+   */
+  ADMIN_TWO_FACTOR: z.enum(["required", "optional"]).default("required"),
   /** Auth.js's signing secret; derived from the encryption key when unset (lib/staff/auth-secret.ts). */
   AUTH_SECRET: z.string().min(32).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

@@ -14,6 +14,7 @@ import { StaffInputError } from "@/lib/staff/errors";
 import { postgresBackupAdvice } from "./backup-advice";
 import { backupDatabase, BackupTargetExistsError, embeddedClient } from "./backup-database";
 import { stripeConnectCommand } from "./stripe-connect-command";
+import { userResetTwoFactorCommand } from "./user-two-factor-command";
 import { demoLoginCommand, userCreateCommand, userDisableCommand, userListCommand, userRemoveCommand } from "./user-create-command";
 
 type Options = ParseArgsConfig["options"];
@@ -182,6 +183,11 @@ export const commands: Record<string, Command> = {
       staffInput(() =>
         userRemoveCommand(db, { email: required(values, "email"), businessId: typeof values.business === "string" ? required(values, "business") : null }),
       ),
+  },
+  "user reset-2fa": {
+    usage: "kassa user reset-2fa --email E [--json]",
+    options: { email: { type: "string" } },
+    run: (db, values) => staffInput(() => userResetTwoFactorCommand(db, { email: required(values, "email") })),
   },
   "demo login": {
     usage: "kassa demo login [--json]",

@@ -50,6 +50,8 @@ export const businesses = pgTable("businesses", {
    * need a second staff member's approval; null: no threshold.
    */
   approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
+  /** Every member must use two-factor sign-in (decision 0048); only owners change it. */
+  requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   createdAt: createdAt(),
 }, (t) => [
   check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),

@@ -15,6 +15,7 @@ export * from "./sandbox-provider";
 export * from "./subscriptions";
 export * from "./stripe-emulator";
 export * from "./staff";
+export * from "./two-factor";
 export * from "./branding";
 export * from "./instances";
 export * from "./mail";

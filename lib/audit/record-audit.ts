@@ -46,6 +46,9 @@ export const auditActions = [
   "member.invite",
   "member.role_change",
   "member.remove",
+  "member.two_factor_enable",
+  "member.two_factor_disable",
+  "member.two_factor_reset",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -34,6 +34,19 @@ export function newSignInMail(input: { at: string; ip: string | null; userAgent:
   };
 }
 
+export function twoFactorOffMail(input: { how: "disabled" | "reset"; accountUrl: string }): MailParts {
+  return {
+    subject: "Two-factor sign-in is off for your Kassa account",
+    paragraphs: [
+      input.how === "disabled"
+        ? "Two-factor sign-in was turned off for your account, with your password and a code."
+        : "An owner of your business (or service support) reset two-factor sign-in for your account; your sessions ended.",
+      "If it was not you (or you did not ask for it), change your password at once and set up two-factor sign-in again from your account page.",
+    ],
+    action: { label: "Open your account page", url: input.accountUrl },
+  };
+}
+
 /** An owner notice: what happened, and where to act. */
 export type OwnerNotice = { subject: string; paragraphs: string[]; action?: { label: string; url: string } };
 

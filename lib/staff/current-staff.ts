@@ -39,11 +39,22 @@ const currentStaff = cache(async (): Promise<Staff | null> => {
   return { ...staff, client: { ip: clientIp({ headers: sent }), userAgent: sent.get("user-agent")?.slice(0, 512) ?? null } };
 });
 
+/** Where someone who must set up two-factor sign-in is sent before anything else (decision 0048). */
+export const twoFactorSetUpPath = "/dashboard/account/two-factor";
+
 /**
  * The signed-in staff member for a dashboard page, server action or data route; redirects to the
- * sign-in page when nobody is signed in.
+ * sign-in page when nobody is signed in, and to the two-factor set-up when it is required of them
+ * and not done yet.
  */
 export async function requireStaff(): Promise<Staff> {
+  const staff = await requireStaffForTwoFactorSetUp();
+  if (staff.twoFactorSetUpDue) redirect(twoFactorSetUpPath);
+  return staff;
+}
+
+/** `requireStaff()` for the two-factor set-up page and its actions (and signing out): no set-up redirect. */
+export async function requireStaffForTwoFactorSetUp(): Promise<Staff> {
   const staff = await currentStaff();
   if (!staff) redirect(signInPath);
   return staff;

@@ -4,6 +4,7 @@ import { businesses, memberships, users } from "@/db/schema";
 import type { Staff, StaffAction, StaffMembership } from "./staff-types";
 import { rolePermits } from "./permissions";
 import { staffSessionOpen } from "./staff-sessions";
+import { mustSetUpTwoFactor } from "./manage-two-factor";
 
 /** Support's business switcher lists this many; /admin searches the rest (any id still opens). */
 const adminBusinessListLimit = 200;
@@ -55,12 +56,14 @@ export async function loadStaff(
     }
     current ??= all.find((b) => own.some((m) => m.businessId === b.businessId)) ?? all[0];
     if (!current) return null;
-    return { userId: user.id, email: user.email, isAdmin: true, businessId: current.businessId, role: "admin", memberships: all };
+    const twoFactorSetUpDue = await mustSetUpTwoFactor(db, user);
+    return { userId: user.id, email: user.email, isAdmin: true, businessId: current.businessId, role: "admin", memberships: all, twoFactorSetUpDue };
   }
 
   const current = own.find((m) => m.businessId === requestedBusinessId) ?? own[0];
   if (!current) return null;
-  return { userId: user.id, email: user.email, isAdmin: false, businessId: current.businessId, role: current.role, memberships: own };
+  const twoFactorSetUpDue = await mustSetUpTwoFactor(db, user);
+  return { userId: user.id, email: user.email, isAdmin: false, businessId: current.businessId, role: current.role, memberships: own, twoFactorSetUpDue };
 }
 
 /** Whether `staff` may do `action` in `businessId` (another business: only support may). */

@@ -2,7 +2,10 @@ import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
+import { Secret, TOTP } from "otpauth";
 import { createUser } from "./create-user";
+import { confirmTwoFactor, enrollTwoFactor } from "./manage-two-factor";
+import { issueSignInTicket } from "./sign-in-ticket";
 import { handlers } from "./next-auth";
 
 const origin = "http://localhost:3000";
@@ -56,6 +59,36 @@ describe("Auth.js's own routes (/api/auth/*)", () => {
     });
     expect(wrong.headers.get("location")).toBe(`${origin}/dashboard/sign-in?error=CredentialsSignin&code=invalid`);
     expect(cookiesOf(wrong)).not.toContain("authjs.session-token");
+  });
+
+  it("with two-factor on, the password alone opens no session; the ticket and a code do, once", async () => {
+    const business = await createTestBusiness();
+    const email = `${uniqueName("tfa")}@example.com`;
+    const { userId } = await createUser(testDb(), { email, password: "a long password", businessId: business.business.id, role: "owner" });
+    const { secret } = await enrollTwoFactor(testDb(), { userId });
+    const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+    const step = Math.floor(Date.now() / 30_000);
+    await confirmTwoFactor(testDb(), { userId, code: totp.generate({ timestamp: step * 30_000 }), ip: "203.0.113.78" });
+    const csrf = await request("GET", "/api/auth/csrf");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const post = (body: Record<string, string>) =>
+      request("POST", "/api/auth/callback/credentials", { body: { callbackUrl: `${origin}/dashboard`, csrfToken, ...body }, cookie: cookiesOf(csrf) });
+
+    const passwordOnly = await post({ email, password: "a long password" });
+    expect(passwordOnly.headers.get("location")).toBe(`${origin}/dashboard/sign-in?error=CredentialsSignin&code=two_factor`);
+    expect(cookiesOf(passwordOnly)).not.toContain("authjs.session-token");
+
+    const forged = await post({ ticket: `${userId}.9999999999.forged`, code: totp.generate({ timestamp: (step + 1) * 30_000 }) });
+    expect(forged.headers.get("location")).toContain("code=ticket_expired");
+    const ticket = issueSignInTicket(userId);
+    const wrong = await post({ ticket, code: "000000" });
+    expect(wrong.headers.get("location")).toContain("code=invalid_code");
+    const code = totp.generate({ timestamp: (step + 1) * 30_000 });
+    const signedIn = await post({ ticket, code });
+    expect(signedIn.headers.get("location")).toBe(`${origin}/dashboard`);
+    expect(cookiesOf(signedIn)).toContain("authjs.session-token");
+    const replayed = await post({ ticket, code });
+    expect(replayed.headers.get("location")).toContain("code=invalid_code");
   });
 
   it("make the cookies Secure and __Secure-/__Host- prefixed when ORIGIN is https", async () => {

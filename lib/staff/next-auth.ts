@@ -2,6 +2,8 @@
 // sessions in an encrypted cookie (decision 0018). The only file here that knows about Next.
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { and, eq, isNull } from "drizzle-orm";
+import { users } from "@/db/schema";
 import { getDb } from "@/lib/db";
 import { origin } from "@/lib/env";
 import { clientIp } from "@/lib/http/client-ip";
@@ -9,13 +11,17 @@ import { log } from "@/lib/log";
 import { authSecret } from "./auth-secret";
 import { authenticate } from "./authenticate";
 import { LoginRateLimitedError } from "./errors";
+import { issueSignInTicket, readSignInTicket } from "./sign-in-ticket";
 import { openStaffSession, validDeviceId } from "./staff-sessions";
+import { twoFactorEnabled, verifySecondFactor } from "./two-factor";
 
 /** A refused sign-in; `code` says why (the form shows one message per code). */
 export class SignInRefused extends CredentialsSignin {
   constructor(
-    code: "invalid" | "no_business" | "rate_limited",
+    code: "invalid" | "no_business" | "rate_limited" | "two_factor" | "invalid_code" | "ticket_expired",
     readonly retryAfterSeconds?: number,
+    /** For `two_factor`: the ticket the code step hands back (sign-in-ticket.ts). */
+    readonly ticket?: string,
   ) {
     super();
     this.code = code;
@@ -46,6 +52,30 @@ declare module "@auth/core/jwt" {
 
 export const signInPath = "/dashboard/sign-in";
 
+/**
+ * One step of a sign-in: the e-mail and password, or (with a ticket) the second factor. A user
+ * with two-factor on is refused `two_factor` after the right password, with a ticket for the code
+ * step; wrong codes count against the login rate limit like wrong passwords.
+ */
+async function passwordOrCode(credentials: Partial<Record<string, unknown>>, ip: string | null): Promise<{ userId: string; email: string }> {
+  const db = await getDb();
+  if (credentials.ticket !== undefined && credentials.ticket !== "") {
+    const userId = readSignInTicket(credentials.ticket);
+    if (!userId) throw new SignInRefused("ticket_expired");
+    const code = typeof credentials.code === "string" ? credentials.code.slice(0, 40) : "";
+    if (!(await verifySecondFactor(db, { userId, code, ip }))) throw new SignInRefused("invalid_code");
+    const [user] = await db.select({ email: users.email }).from(users).where(and(eq(users.id, userId), isNull(users.disabledAt)));
+    if (!user) throw new SignInRefused("invalid");
+    return { userId, email: user.email };
+  }
+  const email = typeof credentials.email === "string" ? credentials.email : "";
+  const password = typeof credentials.password === "string" ? credentials.password : "";
+  const outcome = await authenticate(db, { email, password, ip });
+  if (!outcome.ok) throw new SignInRefused(outcome.reason);
+  if (await twoFactorEnabled(db, outcome.userId)) throw new SignInRefused("two_factor", undefined, issueSignInTicket(outcome.userId));
+  return outcome;
+}
+
 /** Where Auth.js's routes are: next-auth reads AUTH_URL (after this config, per request) for its own URLs. */
 const authPath = "/api/auth";
 
@@ -66,25 +96,26 @@ const authConfig = (): NextAuthConfig => ({
         password: { label: "Password", type: "password" },
         // The device cookie's value, handed in by the sign-in action (it sets the cookie).
         device: { type: "hidden" },
+        // The second step of a two-factor sign-in (decision 0048): the ticket the password step
+        // issued, and the code from the app or a recovery code.
+        ticket: { type: "hidden" },
+        code: { type: "text" },
       },
       authorize: async (credentials, request) => {
-        const email = typeof credentials.email === "string" ? credentials.email : "";
-        const password = typeof credentials.password === "string" ? credentials.password : "";
-        let outcome;
+        let signedIn;
         try {
-          outcome = await authenticate(await getDb(), { email, password, ip: clientIp(request) });
+          signedIn = await passwordOrCode(credentials, clientIp(request));
         } catch (error) {
           if (error instanceof LoginRateLimitedError) throw new SignInRefused("rate_limited", error.retryAfterSeconds);
           throw error;
         }
-        if (!outcome.ok) throw new SignInRefused(outcome.reason);
         const { sessionId } = await openStaffSession(await getDb(), {
-          userId: outcome.userId,
+          userId: signedIn.userId,
           deviceId: validDeviceId(credentials.device),
           ip: clientIp(request),
           userAgent: request.headers.get("user-agent"),
         });
-        return { id: outcome.userId, email: outcome.email, sessionId };
+        return { id: signedIn.userId, email: signedIn.email, sessionId };
       },
     }),
   ],

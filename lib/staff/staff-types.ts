@@ -14,6 +14,8 @@ export type Staff = {
   /** The user's role in that business (`admin` when support opened it). */
   role: StaffRole;
   memberships: StaffMembership[];
+  /** Two-factor sign-in is required of this user and not set up: every page but its set-up sends them there (decision 0048). */
+  twoFactorSetUpDue?: boolean;
   /** The browser's IP and user agent, for the audit log (set for a signed-in request). */
   client?: { ip: string | null; userAgent: string | null };
 };

@@ -2724,7 +2724,10 @@ export interface components {
         | "support.open_business"
         | "member.invite"
         | "member.role_change"
-        | "member.remove";
+        | "member.remove"
+        | "member.two_factor_enable"
+        | "member.two_factor_disable"
+        | "member.two_factor_reset";
       /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
       target: {
         type: string;
@@ -6974,7 +6977,10 @@ export interface operations {
           | "support.open_business"
           | "member.invite"
           | "member.role_change"
-          | "member.remove";
+          | "member.remove"
+          | "member.two_factor_enable"
+          | "member.two_factor_disable"
+          | "member.two_factor_reset";
         /** @description Only what was created at or after this instant (a date means its midnight UTC). */
         created_from?: string;
         /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */

@@ -23,6 +23,45 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
         </p>
       )}
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      {state.step === "code" ? <CodeStep state={state} pending={pending} /> : <PasswordStep state={state} pending={pending} />}
+    </form>
+  );
+}
+
+/** The second step (decision 0048): the code from the authenticator app, or a recovery code. */
+function CodeStep({ state, pending }: { state: AuthFormState; pending: boolean }) {
+  return (
+    <>
+      <input type="hidden" name="step" value="code" />
+      <input type="hidden" name="email" value={state.email ?? ""} />
+      <p className={styles.notice}>
+        Enter the 6-digit code from your authenticator app for <strong>{state.email}</strong>. Lost your phone? Enter one of your recovery codes instead.
+      </p>
+      <AuthField
+        id="code"
+        label="Authentication code"
+        name="code"
+        type="text"
+        inputMode="text"
+        autoComplete="one-time-code"
+        autoFocus
+        required
+        maxLength={40}
+        errorId={state.error ? "sign-in-error" : undefined}
+      />
+      <AuthSubmit pending={pending} label="Verify" pendingLabel="Verifying…" />
+      <p className={styles.links}>
+        <Link className={styles.link} href="/dashboard/sign-in">
+          Start again
+        </Link>
+      </p>
+    </>
+  );
+}
+
+function PasswordStep({ state, pending }: { state: AuthFormState; pending: boolean }) {
+  return (
+    <>
       <AuthField
         id="email"
         label="E-mail"
@@ -48,6 +87,6 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
           Forgot your password?
         </Link>
       </p>
-    </form>
+    </>
   );
 }

@@ -1,5 +1,8 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { getDb } from "@/lib/db";
+import { twoFactorStatus } from "@/lib/staff/manage-two-factor";
 import { requireStaff } from "@/lib/staff/current-staff";
 import { signOutEverywhereAction } from "./actions";
 import { PasswordForm } from "./password-form";
@@ -9,6 +12,7 @@ export const metadata = { title: "Your account" };
 // GET /dashboard/account: the signed-in user's password and sessions (decision 0044).
 export default async function AccountPage() {
   const staff = await requireStaff();
+  const twoFactor = await twoFactorStatus(await getDb(), { id: staff.userId, isAdmin: staff.isAdmin });
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Your account</h1>
@@ -22,6 +26,22 @@ export default async function AccountPage() {
         </CardHeader>
         <CardContent>
           <PasswordForm />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Two-factor sign-in</CardTitle>
+          <CardDescription>
+            {twoFactor.enabled
+              ? `On: signing in asks for a code from your authenticator app. ${twoFactor.recoveryCodesLeft} recovery code(s) left.`
+              : "Off: signing in asks only for your password."}
+            {twoFactor.required ? " Required for your account." : ""}
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild variant="outline">
+            <Link href="/dashboard/account/two-factor">{twoFactor.enabled ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}</Link>
+          </Button>
         </CardContent>
       </Card>
       <Card>

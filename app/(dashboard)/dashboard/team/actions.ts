@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { saveApprovalThresholdAs } from "@/lib/dashboard/payout-approval-actions";
 import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
 import type { ActionState, StaffActionRunner } from "@/lib/dashboard/staff-action";
+import { requireTwoFactorForBusinessAs, resetMemberTwoFactorAs } from "@/lib/dashboard/two-factor-actions";
 import { changeMemberRoleAs, inviteStaffAs, removeMemberAs, resendInvitationAs, revokeInvitationAs } from "@/lib/dashboard/team-actions";
 
 async function teamAction(form: FormData, runner: StaffActionRunner): Promise<ActionState> {
@@ -40,4 +41,14 @@ export async function removeMemberAction(_previous: ActionState, form: FormData)
 // The four-eyes threshold on payouts.
 export async function saveApprovalThresholdAction(_previous: ActionState, form: FormData): Promise<ActionState> {
   return teamAction(form, saveApprovalThresholdAs);
+}
+
+// Reset a member's two-factor sign-in (their sessions end; decision 0048).
+export async function resetMemberTwoFactorAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  return teamAction(form, resetMemberTwoFactorAs);
+}
+
+// The business setting "require two-factor sign-in for all staff" (owners only).
+export async function requireTwoFactorAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  return teamAction(form, requireTwoFactorForBusinessAs);
 }

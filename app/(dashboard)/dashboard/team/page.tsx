@@ -6,7 +6,9 @@ import { getDb } from "@/lib/db";
 import { approvalThresholdOf } from "@/lib/payouts/payout-approvals";
 import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff";
 import { ApprovalThresholdForm } from "./approval-threshold-form";
+import { teamTwoFactor } from "@/lib/staff/manage-two-factor";
 import { InvitationControls, InviteForm, MemberControls } from "./team-controls";
+import { RequireTwoFactorForm, ResetTwoFactorControl } from "./two-factor-controls";
 
 export const metadata = { title: "Team" };
 
@@ -37,6 +39,11 @@ export default async function TeamPage() {
     );
   const db = await getDb();
   const [team, threshold] = await Promise.all([getTeamView(db, staff.businessId), approvalThresholdOf(db, staff.businessId)]);
+  const twoFactor = await teamTwoFactor(
+    db,
+    staff.businessId,
+    team.members.map((m) => m.userId),
+  );
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Team</h1>
@@ -67,14 +74,30 @@ export default async function TeamPage() {
                     <span className="break-all">{m.email}</span>
                     <Badge variant={m.role === "owner" ? "default" : "secondary"}>{m.role}</Badge>
                     {m.disabled && <Badge variant="destructive">disabled</Badge>}
+                    {twoFactor.on.has(m.userId) && <Badge variant="secondary">two-factor</Badge>}
                     {m.userId === staff.userId && <span className="text-sm text-muted-foreground">(you)</span>}
                   </p>
                   <p className="text-sm text-muted-foreground">Member since {formatDateTime(m.joinedAt)}</p>
                 </div>
-                <MemberControls businessId={staff.businessId} userId={m.userId} email={m.email} role={m.role} self={m.userId === staff.userId} />
+                <div className="grid gap-2">
+                  <MemberControls businessId={staff.businessId} userId={m.userId} email={m.email} role={m.role} self={m.userId === staff.userId} />
+                  {twoFactor.on.has(m.userId) && m.userId !== staff.userId && <ResetTwoFactorControl businessId={staff.businessId} userId={m.userId} email={m.email} />}
+                </div>
               </li>
             ))}
           </ul>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Two-factor sign-in</CardTitle>
+          <CardDescription>
+            Required: every member must sign in with a code from an authenticator app too; those without it are sent to set it up before anything else.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <RequireTwoFactorForm businessId={staff.businessId} required={twoFactor.required} owner={staff.role === "owner"} />
         </CardContent>
       </Card>
 
