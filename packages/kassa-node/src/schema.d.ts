@@ -673,6 +673,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/webhooks/endpoint/pause": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause the webhook endpoint
+     * @description Stops sending: events are held (kept, not attempted; an event mid-retry keeps its remaining attempts) until the endpoint is resumed.
+     */
+    post: operations["pauseWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/endpoint/resume": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused endpoint, or re-enable a disabled one
+     * @description The endpoint is `active` again and its failing streak starts afresh. With `resend_held` (default true) every held event is sent, oldest first, one per `WEBHOOK_HELD_RESEND_SPACING_MS` (1 s by default) on the business's clock; with false, held events are marked `failed` (each can be resent later).
+     */
+    post: operations["resumeWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/webhooks/events": {
     parameters: {
       query?: never;
@@ -2282,10 +2322,93 @@ export interface components {
         | "dispute_opened"
         | "dispute_closed"
       )[];
+      /**
+       * @description `active`: events are sent. `paused` (by hand) or `disabled` (Kassa stopped it: every attempt failed too long): events are held, kept and not sent, until it is resumed.
+       * @enum {string}
+       */
+      state: "active" | "paused" | "disabled";
+      /** @description Why it is paused or disabled; null while active. */
+      state_reason: string | null;
+      /**
+       * Format: date-time
+       * @description Since when it is paused or disabled (the business's clock).
+       */
+      state_since: string | null;
+      /** @description Events held, waiting for the endpoint to be resumed. */
+      held_events: number;
+      /**
+       * Format: date-time
+       * @description The first failed attempt since the last delivered event (the business's clock); null: not failing.
+       */
+      failing_since: string | null;
+      /** @description Events that failed every attempt since `failing_since`. */
+      failed_events: number;
+      /** @description The rule: an endpoint that failed every attempt for `after_hours` and at least `after_events` events is disabled, and its owners are told. */
+      auto_disable: {
+        /** @description WEBHOOK_DISABLE_AFTER_HOURS (default 72). */
+        after_hours: number;
+        /** @description WEBHOOK_DISABLE_AFTER_EVENTS (default 20). */
+        after_events: number;
+      };
     };
     WebhookEndpointUpdate: {
       url?: string | null;
       events?: string[];
+    };
+    WebhookEndpointResumed: {
+      /** @description Where webhooks are sent; null: none are sent (events are recorded as skipped). */
+      url: string | null;
+      /** @description The event kinds sent, in the interface's order. */
+      events: (
+        | "succeeded"
+        | "pending_review"
+        | "declined"
+        | "refunded"
+        | "expired"
+        | "incomplete"
+        | "subscription_payment_failed"
+        | "subscription_canceled"
+        | "refunded_again"
+        | "incomplete_again"
+        | "dispute_opened"
+        | "dispute_closed"
+      )[];
+      /**
+       * @description `active`: events are sent. `paused` (by hand) or `disabled` (Kassa stopped it: every attempt failed too long): events are held, kept and not sent, until it is resumed.
+       * @enum {string}
+       */
+      state: "active" | "paused" | "disabled";
+      /** @description Why it is paused or disabled; null while active. */
+      state_reason: string | null;
+      /**
+       * Format: date-time
+       * @description Since when it is paused or disabled (the business's clock).
+       */
+      state_since: string | null;
+      /** @description Events held, waiting for the endpoint to be resumed. */
+      held_events: number;
+      /**
+       * Format: date-time
+       * @description The first failed attempt since the last delivered event (the business's clock); null: not failing.
+       */
+      failing_since: string | null;
+      /** @description Events that failed every attempt since `failing_since`. */
+      failed_events: number;
+      /** @description The rule: an endpoint that failed every attempt for `after_hours` and at least `after_events` events is disabled, and its owners are told. */
+      auto_disable: {
+        /** @description WEBHOOK_DISABLE_AFTER_HOURS (default 72). */
+        after_hours: number;
+        /** @description WEBHOOK_DISABLE_AFTER_EVENTS (default 20). */
+        after_events: number;
+      };
+      /** @description Held events sent again. */
+      resent: number;
+      /** @description Held events marked failed (resend_held: false). */
+      released: number;
+    };
+    WebhookEndpointResumeInput: {
+      /** @description true (default): every held event is sent, oldest first, one per WEBHOOK_HELD_RESEND_SPACING_MS; false: held events are marked failed (resend them one by one later). */
+      resend_held?: boolean;
     };
     /** @description Events, newest first. */
     WebhookEventList: {
@@ -2313,10 +2436,10 @@ export interface components {
       /** @description A test event sent with POST /webhooks/test (its payload carries `test: true`). */
       test: boolean;
       /**
-       * @description `pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set).
+       * @description `pending` (being delivered), `delivered`, `failed` (every attempt of the round failed), `skipped` (no URL was set), `held` (kept, not attempted: the endpoint is paused or disabled; sent when it is resumed).
        * @enum {string}
        */
-      status: "pending" | "delivered" | "failed" | "skipped";
+      status: "pending" | "delivered" | "failed" | "skipped" | "held";
       /**
        * Format: date-time
        * @description ISO 8601, UTC, microsecond precision.
@@ -2685,7 +2808,7 @@ export interface components {
       id: string;
       /** @enum {string} */
       object: "audit_event";
-      /** @description A staff member (their e-mail when they acted) or a secret key (its display prefix). */
+      /** @description A staff member (their e-mail when they acted), a secret key (its display prefix), or Kassa itself (`system`, e.g. a failing webhook endpoint disabled). */
       actor:
         | {
             /** @enum {string} */
@@ -2697,6 +2820,10 @@ export interface components {
             type: "api_key";
             /** @example sk_live_AbCd… */
             prefix: string;
+          }
+        | {
+            /** @enum {string} */
+            type: "system";
           };
       /** @enum {string} */
       action:
@@ -2708,6 +2835,9 @@ export interface components {
         | "api_key.roll"
         | "api_key.revoke"
         | "webhook_endpoint.update"
+        | "webhook_endpoint.pause"
+        | "webhook_endpoint.resume"
+        | "webhook_endpoint.disable"
         | "webhook_token.rotate"
         | "business.settings_update"
         | "business.payouts_switch"
@@ -5455,6 +5585,154 @@ export interface operations {
       };
     };
   };
+  pauseWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      /** @description The endpoint, `paused`. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpoint"];
+        };
+      };
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Already paused (`webhook_endpoint_paused`), disabled (`webhook_endpoint_disabled`: resume it instead), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  resumeWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["WebhookEndpointResumeInput"];
+      };
+    };
+    responses: {
+      /** @description The endpoint, `active`, with how many held events were resent or marked failed. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointResumed"];
+        };
+      };
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Already active (`webhook_endpoint_active`), no URL to resend to (`webhook_url_not_set`), or the Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
   listWebhookEvents: {
     parameters: {
       query?: {
@@ -5471,7 +5749,7 @@ export interface operations {
           | "incomplete_again"
           | "dispute_opened"
           | "dispute_closed";
-        status?: "pending" | "delivered" | "failed" | "skipped";
+        status?: "pending" | "delivered" | "failed" | "skipped" | "held";
         order_id?: string;
         session_id?: string;
         subscription_id?: string;
@@ -6961,6 +7239,9 @@ export interface operations {
           | "api_key.roll"
           | "api_key.revoke"
           | "webhook_endpoint.update"
+          | "webhook_endpoint.pause"
+          | "webhook_endpoint.resume"
+          | "webhook_endpoint.disable"
           | "webhook_token.rotate"
           | "business.settings_update"
           | "business.payouts_switch"
