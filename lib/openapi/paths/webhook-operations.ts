@@ -47,6 +47,15 @@ const noUrlConflict = jsonResponse(
 
 /** The merchant's webhook operations (secret key): endpoint, delivery log, resends, test event, token. */
 export function registerWebhookOperations(registry: OpenAPIRegistry): void {
+  registerWebhookEndpoint(registry);
+  registerWebhookEventList(registry);
+  registerWebhookEvent(registry);
+  registerWebhookTest(registry);
+  registerWebhookToken(registry);
+}
+
+// GET and POST /webhooks/endpoint
+function registerWebhookEndpoint(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/endpoint",
@@ -80,7 +89,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       409: idempotencyConflict,
     },
   });
+}
 
+// GET /webhooks/events and POST /webhooks/events/resend-failed
+function registerWebhookEventList(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/events",
@@ -117,7 +129,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       409: noUrlConflict,
     },
   });
+}
 
+// GET /webhooks/events/{event_id} and POST its resend
+function registerWebhookEvent(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/events/{event_id}",
@@ -154,7 +169,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       ),
     },
   });
+}
 
+// POST /webhooks/test
+function registerWebhookTest(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/webhooks/test",
@@ -175,7 +193,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       409: noUrlConflict,
     },
   });
+}
 
+// GET /webhooks/token and POST /webhooks/token/rotate
+function registerWebhookToken(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/token",
