@@ -9,8 +9,11 @@ import {
   sessions,
   webhookDeliveries,
   webhookEvents,
+  type Dispute,
   type Payment,
+  type PaymentAttempt,
   type Refund,
+  type Session,
   type WebhookDelivery,
   type WebhookEvent,
 } from "@/db/schema";
@@ -57,6 +60,8 @@ export type PaymentDetail = {
 const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
 const iso = (value: string | null | undefined) => (value ? isoMicros(value) : null);
 
+type DetailEvent = PaymentDetail["events"][number];
+
 /** One payment of a business for the detail page; another business's session is as unknown as a missing one. */
 export async function getPaymentDetail(db: Db, businessId: string, sessionId: string): Promise<PaymentDetail> {
   if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
@@ -69,7 +74,19 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
     .limit(1);
   if (!row) throw new PaymentNotFoundError();
   const { session, payment, business } = row;
+  const { attempts, refundRows, events, disputeRows } = await loadHistory(db, businessId, sessionId);
 
+  return {
+    payment: paymentView(session, payment, business),
+    internal: internalFields(session, payment),
+    refunds: refundRows,
+    events,
+    timeline: paymentTimeline(session, payment, { attempts, refundRows, disputeRows, events }),
+  };
+}
+
+/** The session's attempts, refunds, disputes and webhook events (with their deliveries), oldest first. */
+async function loadHistory(db: Db, businessId: string, sessionId: string) {
   const [attempts, refundRows, eventRows, disputeRows] = await Promise.all([
     db.select().from(paymentAttempts).where(eq(paymentAttempts.sessionId, sessionId)).orderBy(asc(paymentAttempts.createdAt), asc(paymentAttempts.id)),
     db.select().from(refunds).where(eq(refunds.sessionId, sessionId)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
@@ -88,9 +105,34 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
         .orderBy(asc(webhookDeliveries.number))
     : [];
   const events = eventRows.map((e) => ({ ...e, deliveries: deliveries.filter((d) => d.eventId === e.id) }));
+  return { attempts, refundRows, events, disputeRows };
+}
 
+function internalFields(session: Session, payment: Payment | null): PaymentDetail["internal"] {
+  return {
+    paymentId: payment?.id ?? null,
+    refundedAmount: payment?.refundedAmount ?? 0,
+    screeningFee: payment?.screeningFee ?? 0,
+    amountReceived: payment?.amountReceived ?? null,
+    fraudDecision: payment?.fraudDecision ?? null,
+    fraudReasons: payment?.fraudReasons ?? [],
+    riskLevel: payment?.riskLevel ?? null,
+    failureCode: payment?.failureCode ?? null,
+    failureMessage: payment?.failureMessage ?? null,
+    reviewedAt: iso(payment?.reviewedAt),
+    completedAt: iso(payment?.completedAt),
+    expiresAt: isoMicros(session.expiresAt),
+  };
+}
+
+/** Everything that happened, oldest first. */
+function paymentTimeline(
+  session: Session,
+  payment: Payment | null,
+  history: { attempts: PaymentAttempt[]; refundRows: Refund[]; disputeRows: Dispute[]; events: DetailEvent[] },
+): TimelineEntry[] {
   const timeline: TimelineEntry[] = [{ at: isoMicros(session.createdAt), kind: "session", title: "Session created", detail: `Order ${session.orderId}`, tone: "neutral" }];
-  for (const a of attempts) {
+  for (const a of history.attempts) {
     timeline.push({
       at: isoMicros(a.createdAt),
       kind: "attempt",
@@ -112,60 +154,49 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
   if (payment?.reviewedAt) {
     timeline.push({ at: isoMicros(payment.reviewedAt), kind: "review", title: "Review decided", detail: `Now ${payment.status}`, tone: "neutral" });
   }
-  for (const r of refundRows) {
-    timeline.push({ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${r.amount} cents: ${r.note}` : `${r.amount} cents`, tone: "neutral" });
-    if (r.completedAt) {
-      timeline.push({
-        at: isoMicros(r.completedAt),
-        kind: "refund",
-        title: r.status === "succeeded" ? "Refund succeeded" : `Refund ${r.status}`,
-        detail: r.failureMessage ?? undefined,
-        tone: r.status === "succeeded" ? "good" : "bad",
-      });
-    }
-  }
-  for (const d of disputeRows) {
-    const href = `/dashboard/disputes/${d.id}`;
-    const inquiry = d.status.startsWith("warning_");
-    timeline.push({ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${d.amount} cents, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href });
-    const outcome = outcomeOf(d.status);
-    if (d.closedAt && outcome)
-      timeline.push({ at: isoMicros(d.closedAt), kind: "dispute", title: `Dispute closed: ${outcome}`, detail: d.status.replaceAll("_", " "), tone: outcome === "won" ? "good" : "bad", href });
-  }
-  for (const e of events) {
-    timeline.push({ at: isoMicros(e.createdAt), kind: "webhook", title: `Webhook event ${e.type}`, detail: `${e.id}: ${e.status}`, tone: e.status === "failed" ? "bad" : "neutral" });
-    for (const d of e.deliveries) {
-      const outcome = d.statusCode ? `HTTP ${d.statusCode}` : (d.error ?? d.outcome);
-      timeline.push({
-        at: isoMicros(d.startedAt),
-        kind: "delivery",
-        title: `Delivery attempt ${d.number} of ${e.type}`,
-        detail: `${outcome}${d.durationMs !== null ? ` in ${d.durationMs} ms` : ""}`,
-        tone: d.outcome === "succeeded" ? "good" : d.outcome === "in_flight" ? "neutral" : "bad",
-      });
-    }
-  }
+  for (const r of history.refundRows) timeline.push(...refundEntries(r));
+  for (const d of history.disputeRows) timeline.push(...disputeEntries(d));
+  for (const e of history.events) timeline.push(...eventEntries(e));
   // ISO strings of one format sort as time; the sort is stable for equal instants.
   timeline.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return timeline;
+}
 
-  return {
-    payment: paymentView(session, payment, business),
-    internal: {
-      paymentId: payment?.id ?? null,
-      refundedAmount: payment?.refundedAmount ?? 0,
-      screeningFee: payment?.screeningFee ?? 0,
-      amountReceived: payment?.amountReceived ?? null,
-      fraudDecision: payment?.fraudDecision ?? null,
-      fraudReasons: payment?.fraudReasons ?? [],
-      riskLevel: payment?.riskLevel ?? null,
-      failureCode: payment?.failureCode ?? null,
-      failureMessage: payment?.failureMessage ?? null,
-      reviewedAt: iso(payment?.reviewedAt),
-      completedAt: iso(payment?.completedAt),
-      expiresAt: isoMicros(session.expiresAt),
-    },
-    refunds: refundRows,
-    events,
-    timeline,
-  };
+function refundEntries(r: Refund): TimelineEntry[] {
+  const entries: TimelineEntry[] = [{ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${r.amount} cents: ${r.note}` : `${r.amount} cents`, tone: "neutral" }];
+  if (r.completedAt) {
+    entries.push({
+      at: isoMicros(r.completedAt),
+      kind: "refund",
+      title: r.status === "succeeded" ? "Refund succeeded" : `Refund ${r.status}`,
+      detail: r.failureMessage ?? undefined,
+      tone: r.status === "succeeded" ? "good" : "bad",
+    });
+  }
+  return entries;
+}
+
+function disputeEntries(d: Dispute): TimelineEntry[] {
+  const href = `/dashboard/disputes/${d.id}`;
+  const inquiry = d.status.startsWith("warning_");
+  const entries: TimelineEntry[] = [{ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${d.amount} cents, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href }];
+  const outcome = outcomeOf(d.status);
+  if (d.closedAt && outcome)
+    entries.push({ at: isoMicros(d.closedAt), kind: "dispute", title: `Dispute closed: ${outcome}`, detail: d.status.replaceAll("_", " "), tone: outcome === "won" ? "good" : "bad", href });
+  return entries;
+}
+
+function eventEntries(e: DetailEvent): TimelineEntry[] {
+  const entries: TimelineEntry[] = [{ at: isoMicros(e.createdAt), kind: "webhook", title: `Webhook event ${e.type}`, detail: `${e.id}: ${e.status}`, tone: e.status === "failed" ? "bad" : "neutral" }];
+  for (const d of e.deliveries) {
+    const outcome = d.statusCode ? `HTTP ${d.statusCode}` : (d.error ?? d.outcome);
+    entries.push({
+      at: isoMicros(d.startedAt),
+      kind: "delivery",
+      title: `Delivery attempt ${d.number} of ${e.type}`,
+      detail: `${outcome}${d.durationMs !== null ? ` in ${d.durationMs} ms` : ""}`,
+      tone: d.outcome === "succeeded" ? "good" : d.outcome === "in_flight" ? "neutral" : "bad",
+    });
+  }
+  return entries;
 }

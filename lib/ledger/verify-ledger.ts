@@ -50,6 +50,9 @@ const maxListed = 1000;
 
 const num = (v: unknown) => Number(v);
 
+/** A `WHERE` condition limiting a business id column to the business verified (or none). */
+type Scope = (column: SQL) => SQL;
+
 /**
  * Checks every ledger invariant, on one consistent snapshot (repeatable read, read only):
  * each transaction has at least two entries that sum to zero; each cached balance equals the sum
@@ -58,127 +61,139 @@ const num = (v: unknown) => Number(v);
  */
 export async function verifyLedger(db: Db, options: { businessId?: string } = {}): Promise<LedgerReport> {
   const businessId = options.businessId ?? null;
-  const scoped = (column: SQL) => (businessId ? sql`${column} = ${businessId}` : sql`TRUE`);
+  const scoped: Scope = (column) => (businessId ? sql`${column} = ${businessId}` : sql`TRUE`);
 
   return db.transaction(
     async (tx) => {
-      const problems: LedgerProblem[] = [];
-
-      const unbalanced = await queryRows<{ id: string; business_id: string; total: unknown; n: unknown }>(
-        tx,
-        sql`SELECT t.id, t.business_id, COALESCE(SUM(e.amount), 0)::text AS total, COUNT(e.id)::int AS n
-            FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
-            WHERE ${scoped(sql`t.business_id`)}
-            GROUP BY t.id, t.business_id
-            HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
-            ORDER BY t.id LIMIT ${maxListed}`,
-      );
-      for (const r of unbalanced)
-        problems.push({
-          check: "transaction_unbalanced",
-          business_id: r.business_id,
-          transaction_id: r.id,
-          sum: num(r.total),
-          entries: num(r.n),
-        });
-
-      const mismatched = await queryRows<{
-        id: string;
-        business_id: string;
-        kind: string;
-        owner_id: string;
-        balance: unknown;
-        total: unknown;
-      }>(
-        tx,
-        sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance, COALESCE(s.total, 0)::text AS total
-            FROM ledger_accounts a
-            LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s
-              ON s.account_id = a.id
-            WHERE ${scoped(sql`a.business_id`)} AND a.balance <> COALESCE(s.total, 0)
-            ORDER BY a.id LIMIT ${maxListed}`,
-      );
-      for (const r of mismatched)
-        problems.push({
-          check: "balance_mismatch",
-          business_id: r.business_id,
-          account_id: r.id,
-          kind: r.kind,
-          owner_id: r.owner_id,
-          cached: num(r.balance),
-          entries_sum: num(r.total),
-        });
-
-      const negative = await queryRows<{
-        id: string;
-        business_id: string;
-        kind: string;
-        owner_id: string;
-        balance: unknown;
-      }>(
-        tx,
-        sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance
-            FROM ledger_accounts a
-            WHERE ${scoped(sql`a.business_id`)} AND a.kind NOT IN ('external', 'amount_owed') AND a.balance < 0
-            ORDER BY a.id LIMIT ${maxListed}`,
-      );
-      for (const r of negative)
-        problems.push({
-          check: "negative_balance",
-          business_id: r.business_id,
-          account_id: r.id,
-          kind: r.kind,
-          owner_id: r.owner_id,
-          balance: num(r.balance),
-        });
-
-      const crossing = await queryRows<{
-        id: string;
-        transaction_id: string;
-        account_id: string;
-        business_id: string;
-      }>(
-        tx,
-        sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
-            FROM ledger_entries e
-            JOIN ledger_transactions t ON t.id = e.transaction_id
-            JOIN ledger_accounts a ON a.id = e.account_id
-            WHERE ${scoped(sql`t.business_id`)} AND a.business_id <> t.business_id
-            ORDER BY e.id LIMIT ${maxListed}`,
-      );
-      for (const r of crossing)
-        problems.push({
-          check: "cross_business_entry",
-          business_id: r.business_id,
-          transaction_id: r.transaction_id,
-          entry_id: r.id,
-          account_id: r.account_id,
-        });
-
+      const problems: LedgerProblem[] = [
+        ...(await unbalancedTransactions(tx, scoped)),
+        ...(await mismatchedBalances(tx, scoped)),
+        ...(await negativeBalances(tx, scoped)),
+        ...(await crossBusinessEntries(tx, scoped)),
+      ];
       problems.push(...(await payoutLedgerProblems(tx, { businessId, limit: maxListed })));
       problems.push(...(await disputeLedgerProblems(tx, { businessId, limit: maxListed })));
 
-      const [counts] = await queryRows<{ transactions: unknown; entries: unknown; accounts: unknown }>(
-        tx,
-        sql`SELECT
-              (SELECT COUNT(*) FROM ledger_transactions t WHERE ${scoped(sql`t.business_id`)})::int AS transactions,
-              (SELECT COUNT(*) FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
-                 WHERE ${scoped(sql`t.business_id`)})::int AS entries,
-              (SELECT COUNT(*) FROM ledger_accounts a WHERE ${scoped(sql`a.business_id`)})::int AS accounts`,
-      );
       return {
         ok: problems.length === 0,
         business_id: businessId,
-        checked: {
-          transactions: num(counts?.transactions ?? 0),
-          entries: num(counts?.entries ?? 0),
-          accounts: num(counts?.accounts ?? 0),
-        },
+        checked: await countChecked(tx, scoped),
         problems,
       };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
+}
+
+async function unbalancedTransactions(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
+  const unbalanced = await queryRows<{ id: string; business_id: string; total: unknown; n: unknown }>(
+    tx,
+    sql`SELECT t.id, t.business_id, COALESCE(SUM(e.amount), 0)::text AS total, COUNT(e.id)::int AS n
+        FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+        WHERE ${scoped(sql`t.business_id`)}
+        GROUP BY t.id, t.business_id
+        HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
+        ORDER BY t.id LIMIT ${maxListed}`,
+  );
+  return unbalanced.map((r) => ({
+    check: "transaction_unbalanced",
+    business_id: r.business_id,
+    transaction_id: r.id,
+    sum: num(r.total),
+    entries: num(r.n),
+  }));
+}
+
+async function mismatchedBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
+  const mismatched = await queryRows<{
+    id: string;
+    business_id: string;
+    kind: string;
+    owner_id: string;
+    balance: unknown;
+    total: unknown;
+  }>(
+    tx,
+    sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance, COALESCE(s.total, 0)::text AS total
+        FROM ledger_accounts a
+        LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s
+          ON s.account_id = a.id
+        WHERE ${scoped(sql`a.business_id`)} AND a.balance <> COALESCE(s.total, 0)
+        ORDER BY a.id LIMIT ${maxListed}`,
+  );
+  return mismatched.map((r) => ({
+    check: "balance_mismatch",
+    business_id: r.business_id,
+    account_id: r.id,
+    kind: r.kind,
+    owner_id: r.owner_id,
+    cached: num(r.balance),
+    entries_sum: num(r.total),
+  }));
+}
+
+async function negativeBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
+  const negative = await queryRows<{
+    id: string;
+    business_id: string;
+    kind: string;
+    owner_id: string;
+    balance: unknown;
+  }>(
+    tx,
+    sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance
+        FROM ledger_accounts a
+        WHERE ${scoped(sql`a.business_id`)} AND a.kind NOT IN ('external', 'amount_owed') AND a.balance < 0
+        ORDER BY a.id LIMIT ${maxListed}`,
+  );
+  return negative.map((r) => ({
+    check: "negative_balance",
+    business_id: r.business_id,
+    account_id: r.id,
+    kind: r.kind,
+    owner_id: r.owner_id,
+    balance: num(r.balance),
+  }));
+}
+
+async function crossBusinessEntries(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
+  const crossing = await queryRows<{
+    id: string;
+    transaction_id: string;
+    account_id: string;
+    business_id: string;
+  }>(
+    tx,
+    sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
+        FROM ledger_entries e
+        JOIN ledger_transactions t ON t.id = e.transaction_id
+        JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE ${scoped(sql`t.business_id`)} AND a.business_id <> t.business_id
+        ORDER BY e.id LIMIT ${maxListed}`,
+  );
+  return crossing.map((r) => ({
+    check: "cross_business_entry",
+    business_id: r.business_id,
+    transaction_id: r.transaction_id,
+    entry_id: r.id,
+    account_id: r.account_id,
+  }));
+}
+
+async function countChecked(tx: Db, scoped: Scope): Promise<LedgerReport["checked"]> {
+  const [counts] = await queryRows<{ transactions: unknown; entries: unknown; accounts: unknown }>(
+    tx,
+    sql`SELECT
+          (SELECT COUNT(*) FROM ledger_transactions t WHERE ${scoped(sql`t.business_id`)})::int AS transactions,
+          (SELECT COUNT(*) FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+             WHERE ${scoped(sql`t.business_id`)})::int AS entries,
+          (SELECT COUNT(*) FROM ledger_accounts a WHERE ${scoped(sql`a.business_id`)})::int AS accounts`,
+  );
+  return {
+    transactions: num(counts?.transactions ?? 0),
+    entries: num(counts?.entries ?? 0),
+    accounts: num(counts?.accounts ?? 0),
+  };
 }
 
 /** The report as lines of text, for `npx kassa ledger verify` without --json. */

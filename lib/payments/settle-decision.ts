@@ -226,21 +226,7 @@ function decideCharge(facts: SettleFacts, settlement: Extract<Settlement, { kind
     !current &&
     (paidStatuses.includes(payment.status) ||
       ((payment.amountReceived ?? 0) > 0 && payment.status === "pending"));
-  if (paidByOther) {
-    const owed = attempt.amount - facts.duplicateRefunded;
-    return {
-      kind: "apply",
-      changed: true,
-      attempt: {
-        ...ids,
-        status: "succeeded",
-        failureMessage: "duplicate charge: refunded",
-        completedAt: now,
-      },
-      ...(owed > 0 ? { refund: { amount: owed, reason: "duplicate" as const } } : {}),
-      warn: "duplicate charge refunded",
-    };
-  }
+  if (paidByOther) return decideDuplicateCharge(facts, ids);
   const verdict = combineVerdicts(attempt.fraud, riskVerdict(facts.fraudSettings, settlement.riskLevel));
   const paymentDetails = settlement.card
     ? cardPaymentDetails(settlement.card)
@@ -264,37 +250,75 @@ function decideCharge(facts: SettleFacts, settlement: Extract<Settlement, { kind
       failureMessage: null,
       completedAt: now,
     },
-    payment: {
+    payment: chargedPayment(facts, { ids, status, paymentDetails, verdict, riskLevel: settlement.riskLevel }),
+    ...chargeOutcome(status, attempt.amount),
+  };
+}
+
+/** The session is already paid by another attempt: this charge is refunded as a duplicate. */
+function decideDuplicateCharge(facts: SettleFacts, ids: { providerPaymentId?: string }): SettlePlan {
+  const owed = facts.attempt.amount - facts.duplicateRefunded;
+  return {
+    kind: "apply",
+    changed: true,
+    attempt: {
       ...ids,
-      attemptId: attempt.id,
-      status,
-      amount: attempt.amount,
-      fees: attempt.fees,
-      netAmount: attempt.netAmount,
-      screeningFee: attempt.screeningFee,
-      paymentMethod: attempt.method,
-      provider: attempt.provider,
-      providerCustomerId: attempt.providerCustomerId,
-      customerDetails: completeCustomerDetails(attempt.customerDetails),
-      paymentDetails,
-      ip: attempt.ip,
-      country: attempt.country,
-      userAgent: attempt.userAgent,
-      amountReceived: attempt.provider === "stripe" ? null : attempt.amount,
-      riskLevel: settlement.riskLevel,
-      fraudDecision: verdict.decision,
-      fraudReasons: verdict.reasons,
-      failureCode: null,
-      failureMessage: null,
-      completedAt: now,
+      status: "succeeded",
+      failureMessage: "duplicate charge: refunded",
+      completedAt: facts.now,
     },
-    ...(status === "succeeded"
-      ? { outcome: { kind: "succeeded" as const } }
-      : status === "pending_review"
-        ? { outcome: { kind: "event" as const, type: "pending_review" as const } }
-        : {
-            refund: { amount: attempt.amount, reason: "fraud_declined" as const },
-            outcome: { kind: "event" as const, type: "declined" as const },
-          }),
+    ...(owed > 0 ? { refund: { amount: owed, reason: "duplicate" as const } } : {}),
+    warn: "duplicate charge refunded",
+  };
+}
+
+/** The payment as the charged attempt makes it. */
+function chargedPayment(
+  { attempt, now }: SettleFacts,
+  charge: {
+    ids: { providerPaymentId?: string };
+    status: PaymentStatus;
+    paymentDetails: Payment["paymentDetails"];
+    verdict: FraudVerdict;
+    riskLevel: string | null;
+  },
+): Partial<Payment> {
+  const { ids, status, paymentDetails, verdict, riskLevel } = charge;
+  return {
+    ...ids,
+    attemptId: attempt.id,
+    status,
+    amount: attempt.amount,
+    fees: attempt.fees,
+    netAmount: attempt.netAmount,
+    screeningFee: attempt.screeningFee,
+    paymentMethod: attempt.method,
+    provider: attempt.provider,
+    providerCustomerId: attempt.providerCustomerId,
+    customerDetails: completeCustomerDetails(attempt.customerDetails),
+    paymentDetails,
+    ip: attempt.ip,
+    country: attempt.country,
+    userAgent: attempt.userAgent,
+    amountReceived: attempt.provider === "stripe" ? null : attempt.amount,
+    riskLevel,
+    fraudDecision: verdict.decision,
+    fraudReasons: verdict.reasons,
+    failureCode: null,
+    failureMessage: null,
+    completedAt: now,
+  };
+}
+
+/** Succeeded: credit and announce; held for review: one event; declined: refund in full and announce. */
+function chargeOutcome(
+  status: PaymentStatus,
+  amount: number,
+): Pick<SettlePlan & { kind: "apply" }, "refund" | "outcome"> {
+  if (status === "succeeded") return { outcome: { kind: "succeeded" } };
+  if (status === "pending_review") return { outcome: { kind: "event", type: "pending_review" } };
+  return {
+    refund: { amount, reason: "fraud_declined" },
+    outcome: { kind: "event", type: "declined" },
   };
 }

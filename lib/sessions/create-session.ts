@@ -100,18 +100,52 @@ export async function createSession(
   prepared?: PreparedSession,
 ): Promise<Session> {
   const { input, requiredIp } = prepared ?? (await prepareSession(db, caller, body));
+  const values = sessionValues(input, caller, context, requiredIp);
+  const businessId = caller.business.id;
+  const order: OrderId = { orderId: input.order_id, isPlan: Boolean(input.subscription), stem: renewalStem(input.order_id) };
+  // Its expiry (24 h later on the business's clock) is written with it, or not at all.
+  const expiryInput = sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt });
+
+  try {
+    if (!order.isPlan && order.stem === undefined)
+      return await statementWithJobs(db, (tx) => insertPreparedSession(db, tx, values, expiryInput, order));
+    return await transactionWithJobs(db, async (tx) => {
+      // The lock and the insert are sent together (one round trip less): the server runs the
+      // insert, and takes its snapshot, only once the lock is held.
+      const [, session] = await Promise.all([
+        lockOrderId(tx, businessId, order.orderId, order.isPlan, order.stem),
+        order.isPlan
+          ? insertPlanSession(tx, values, expiryInput, order)
+          : insertPreparedSession(db, tx, values, expiryInput, order),
+      ]);
+      return session;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "sessions_business_order_idx"))
+      throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
+    throw error;
+  }
+}
+
+/** The session's order id, whether it is a plan's, and the plan order id `A` of an `A-<n>`. */
+type OrderId = { orderId: string; isPlan: boolean; stem: string | undefined };
+type ExpiryJobInput = ReturnType<typeof sessionExpiryJob>;
+
+/** The row to insert, from the checked input and the caller. */
+function sessionValues(
+  input: PreparedSession["input"],
+  caller: ApiCaller,
+  context: { clientIp: string | null },
+  requiredIp: string | null,
+): SessionValues {
   const customer = input.customer;
   const customerId = typeof customer === "string" ? customer : (customer.id ?? customer.email!);
   const prefill = typeof customer === "string" ? null : { email: customer.email, name: customer.name, phone: customer.phone };
   const customerEmail = input.email ?? (typeof customer === "string" ? null : (customer.email ?? null));
   const now = businessNow(caller.business);
-  const businessId = caller.business.id;
-  const isPlan = Boolean(input.subscription);
-  const stem = renewalStem(input.order_id);
-
-  const values: SessionValues = {
+  return {
     id: newId("session"),
-    businessId,
+    businessId: caller.business.id,
     amount: input.amount,
     currency: input.currency,
     customer: customerId,
@@ -132,67 +166,60 @@ export async function createSession(
     createdAt: toDbTime(now),
     expiresAt: toDbTime(new Date(now.getTime() + sessionLifetimeMs)),
   };
-  // Its expiry (24 h later on the business's clock) is written with it, or not at all.
-  const expiryInput = sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt });
+}
 
-  // Not a plan (the usual case): one statement built once per database handle, run on `tx`.
-  const insertPrepared = async (tx: Db): Promise<Session> => {
-    const jobId = newId("job");
-    const [row] = await (stem === undefined ? plainSessionInsert : stemmedSessionInsert)(db, tx).execute({
-      ...values,
-      customerPrefill: prefill === null ? null : JSON.stringify(prefill),
-      stem: stem ?? null,
-      jobId,
-      jobBusinessId: expiryInput.businessId,
-      jobPayload: expiryInput.payload,
-      jobRunAt: expiryInput.runAt,
-      jobDedupeKey: expiryInput.dedupeKey,
+/** Not a plan (the usual case): one statement built once per database handle, run on `tx`. */
+async function insertPreparedSession(
+  db: Db,
+  tx: Db,
+  values: SessionValues,
+  expiryInput: ExpiryJobInput,
+  { orderId, stem }: OrderId,
+): Promise<Session> {
+  const jobId = newId("job");
+  const prefill = values.customerPrefill ?? null;
+  const [row] = await (stem === undefined ? plainSessionInsert : stemmedSessionInsert)(db, tx).execute({
+    ...values,
+    customerPrefill: prefill === null ? null : JSON.stringify(prefill),
+    stem: stem ?? null,
+    jobId,
+    jobBusinessId: expiryInput.businessId,
+    jobPayload: expiryInput.payload,
+    jobRunAt: expiryInput.runAt,
+    jobDedupeKey: expiryInput.dedupeKey,
+  });
+  if (!row) throw new Error("session insert returned nothing");
+  const { expiryJobId, reservedFor, ...session } = row;
+  refuseCollision(orderId, null, reservedFor, stem);
+  if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId, dueLater: true });
+  return session;
+}
+
+/** A plan: its collision checks depend on the order id. */
+async function insertPlanSession(
+  tx: Db,
+  values: SessionValues,
+  expiryInput: ExpiryJobInput,
+  { orderId, isPlan, stem }: OrderId,
+): Promise<Session> {
+  const expiry = embeddedJob(tx, expiryInput);
+  const expiryJob = tx.$with("expiry_job", { id: sql<string>`id` }).as(expiry.sql);
+  const [row] = await tx
+    .with(expiryJob)
+    .insert(sessions)
+    .values(values)
+    .returning({
+      ...getTableColumns(sessions),
+      expiryJobId: sql<string | null>`(select id from expiry_job)`,
+      // Read in the statement's snapshot, taken once the order-id lock is held.
+      ...collisionChecks(values.businessId, orderId, isPlan, stem),
     });
-    if (!row) throw new Error("session insert returned nothing");
-    const { expiryJobId, reservedFor, ...session } = row;
-    refuseCollision(input.order_id, null, reservedFor, stem);
-    if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId, dueLater: true });
-    return session;
-  };
-
-  // A plan: its collision checks depend on the order id.
-  const insert = async (tx: Db): Promise<Session> => {
-    const expiry = embeddedJob(tx, expiryInput);
-    const expiryJob = tx.$with("expiry_job", { id: sql<string>`id` }).as(expiry.sql);
-    const [row] = await tx
-      .with(expiryJob)
-      .insert(sessions)
-      .values(values)
-      .returning({
-        ...getTableColumns(sessions),
-        expiryJobId: sql<string | null>`(select id from expiry_job)`,
-        // Read in the statement's snapshot, taken once the order-id lock is held.
-        ...collisionChecks(businessId, input.order_id, isPlan, stem),
-      });
-    if (!row) throw new Error("session insert returned nothing");
-    const { expiryJobId, takenRenewal, reservedFor, ...session } = row;
-    refuseCollision(input.order_id, takenRenewal, reservedFor, stem);
-    // Due in 24 h (advancing a sandbox clock runs what it makes due): no wake-up now.
-    if (expiryJobId) announceJob({ ...expiry.job, dueLater: true });
-    return session;
-  };
-
-  try {
-    if (!isPlan && stem === undefined) return await statementWithJobs(db, insertPrepared);
-    return await transactionWithJobs(db, async (tx) => {
-      // The lock and the insert are sent together (one round trip less): the server runs the
-      // insert, and takes its snapshot, only once the lock is held.
-      const [, session] = await Promise.all([
-        lockOrderId(tx, businessId, input.order_id, isPlan, stem),
-        isPlan ? insert(tx) : insertPrepared(tx),
-      ]);
-      return session;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "sessions_business_order_idx"))
-      throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
-    throw error;
-  }
+  if (!row) throw new Error("session insert returned nothing");
+  const { expiryJobId, takenRenewal, reservedFor, ...session } = row;
+  refuseCollision(orderId, takenRenewal, reservedFor, stem);
+  // Due in 24 h (advancing a sandbox clock runs what it makes due): no wake-up now.
+  if (expiryJobId) announceJob({ ...expiry.job, dueLater: true });
+  return session;
 }
 
 type SessionValues = typeof sessions.$inferInsert & { id: string; createdAt: string; expiresAt: string };

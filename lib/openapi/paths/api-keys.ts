@@ -31,6 +31,13 @@ const ok = (description: string, schema: z.ZodType): ResponseConfig => ({
 
 /** API key management (secret key; decision 0017). */
 export function registerApiKeys(registry: OpenAPIRegistry): void {
+  registerApiKeyListAndCreate(registry);
+  registerApiKeyRoll(registry);
+  registerApiKeyRevoke(registry);
+}
+
+// GET and POST /api-keys
+function registerApiKeyListAndCreate(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/api-keys",
@@ -71,7 +78,10 @@ export function registerApiKeys(registry: OpenAPIRegistry): void {
       ),
     },
   });
+}
 
+// POST /api-keys/{id}/roll
+function registerApiKeyRoll(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/api-keys/{id}/roll",
@@ -97,7 +107,10 @@ export function registerApiKeys(registry: OpenAPIRegistry): void {
       ),
     },
   });
+}
 
+// POST /api-keys/{id}/revoke
+function registerApiKeyRevoke(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/api-keys/{id}/revoke",

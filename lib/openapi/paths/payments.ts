@@ -37,6 +37,13 @@ const RefundPage = pageSchema.meta({
 
 /** Payments (read), payment methods, balance, and the merchant operations on a payment. */
 export function registerPayments(registry: OpenAPIRegistry): void {
+  registerPaymentReads(registry);
+  registerRefunds(registry);
+  registerReview(registry);
+}
+
+// GET /payment/{session_id}, /payments/methods and /balance
+function registerPaymentReads(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/payment/{session_id}",
@@ -81,7 +88,10 @@ export function registerPayments(registry: OpenAPIRegistry): void {
       401: errorResponses.unauthorized,
     },
   });
+}
 
+// POST /payments/{session_id}/refund and GET its refunds
+function registerRefunds(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/payments/{session_id}/refund",
@@ -121,7 +131,10 @@ export function registerPayments(registry: OpenAPIRegistry): void {
       404: paymentNotFound,
     },
   });
+}
 
+// POST /payments/{session_id}/review
+function registerReview(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/payments/{session_id}/review",

@@ -40,6 +40,15 @@ import {
 
 /** The merchant's side (secret key): allocate funds, manage payout users, settle withdrawals. */
 export function registerMerchantPayouts(registry: OpenAPIRegistry): void {
+  registerPayoutAllocation(registry);
+  registerPayoutUserReads(registry);
+  registerPayoutUserActions(registry);
+  registerWithdrawalReads(registry);
+  registerWithdrawalSettlements(registry);
+}
+
+// POST /payout/create
+function registerPayoutAllocation(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/payout/create",
@@ -67,7 +76,10 @@ export function registerMerchantPayouts(registry: OpenAPIRegistry): void {
       ),
     },
   });
+}
 
+// GET /payout/users, /payout/users/{user} and its history
+function registerPayoutUserReads(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/payout/users",
@@ -116,7 +128,10 @@ export function registerMerchantPayouts(registry: OpenAPIRegistry): void {
       404: payoutUserNotFound,
     },
   });
+}
 
+// POST /payout/users/{user}/deactivate, reactivate and rotate-hash
+function registerPayoutUserActions(registry: OpenAPIRegistry): void {
   const userActions = [
     {
       action: "deactivate",
@@ -166,7 +181,10 @@ export function registerMerchantPayouts(registry: OpenAPIRegistry): void {
       409: idempotencyConflict,
     },
   });
+}
 
+// GET /payout/withdrawals and /payout/withdrawals/{withdrawal_id}
+function registerWithdrawalReads(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/payout/withdrawals",
@@ -198,7 +216,10 @@ export function registerMerchantPayouts(registry: OpenAPIRegistry): void {
       404: withdrawalNotFound,
     },
   });
+}
 
+// POST /payout/withdrawals/{withdrawal_id}/complete and reject
+function registerWithdrawalSettlements(registry: OpenAPIRegistry): void {
   const settlements = [
     {
       action: "complete",

@@ -35,9 +35,17 @@ import {
 
 /** The payout user's own side: hash authentication. */
 export function registerPayoutUserOperations(registry: OpenAPIRegistry): void {
-  const hashSecurity = security.payoutHash;
-  const WithdrawalInput = withdrawalSchema.extend(payoutHashField).meta({ id: "WithdrawalInput" });
+  registerPayoutBalance(registry);
+  registerPayoutOperationsPost(registry);
+  registerOwnHistoryAndWithdrawals(registry);
+  registerWithdrawalRequest(registry);
+  registerOwnWithdrawal(registry);
+}
 
+const hashSecurity = security.payoutHash;
+
+// GET /payout/operations
+function registerPayoutBalance(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/payout/operations",
@@ -50,7 +58,10 @@ export function registerPayoutUserOperations(registry: OpenAPIRegistry): void {
       401: hashUnauthorized,
     },
   });
+}
 
+// POST /payout/operations: every operation on one path, chosen by `action`
+function registerPayoutOperationsPost(registry: OpenAPIRegistry): void {
   const OperationsInput = z
     .discriminatedUnion("action", [
       z
@@ -98,7 +109,10 @@ export function registerPayoutUserOperations(registry: OpenAPIRegistry): void {
       409: notPendingConflict,
     },
   });
+}
 
+// GET /payout/operations/history and /payout/operations/withdrawals
+function registerOwnHistoryAndWithdrawals(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/payout/operations/history",
@@ -128,6 +142,11 @@ export function registerPayoutUserOperations(registry: OpenAPIRegistry): void {
       401: hashUnauthorized,
     },
   });
+}
+
+// POST /payout/operations/withdrawals
+function registerWithdrawalRequest(registry: OpenAPIRegistry): void {
+  const WithdrawalInput = withdrawalSchema.extend(payoutHashField).meta({ id: "WithdrawalInput" });
 
   registry.registerPath({
     method: "post",
@@ -149,7 +168,10 @@ export function registerPayoutUserOperations(registry: OpenAPIRegistry): void {
       409: idempotencyConflict,
     },
   });
+}
 
+// GET /payout/operations/withdrawals/{withdrawal_id} and POST its cancel
+function registerOwnWithdrawal(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/payout/operations/withdrawals/{withdrawal_id}",

@@ -54,6 +54,13 @@ const formBody = (schema: z.ZodType) => ({
  * challenge, and the sandbox redirect provider's own pages (standing for an external provider's site).
  */
 export function registerProviderCallbacks(registry: OpenAPIRegistry): void {
+  registerInboundCallbacks(registry);
+  registerSandboxPaymentPage(registry);
+  registerSandboxChallengePage(registry);
+}
+
+// POST /payment/stripe/webhook, GET /payment/stripe/return, POST /payment/sandbox/webhook
+function registerInboundCallbacks(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/payment/stripe/webhook",
@@ -104,7 +111,10 @@ export function registerProviderCallbacks(registry: OpenAPIRegistry): void {
     },
     responses: eventResponses("Sandbox-Signature"),
   });
+}
 
+// GET and POST /sandbox-provider/pay/{payment_id}
+function registerSandboxPaymentPage(registry: OpenAPIRegistry): void {
   const paymentParams = z.object({
     payment_id: z.string().meta({ description: "The sandbox provider's payment id (`sbxpay_…`)." }),
   });
@@ -142,7 +152,10 @@ export function registerProviderCallbacks(registry: OpenAPIRegistry): void {
       409: html("The page again: the payment is already closed."),
     },
   });
+}
 
+// GET and POST /sandbox-provider/3ds/{attempt_id}
+function registerSandboxChallengePage(registry: OpenAPIRegistry): void {
   const attemptParams = z.object({
     attempt_id: z.string().meta({ description: "The payment attempt's id (`pat_…`)." }),
   });

@@ -48,6 +48,15 @@ const noUrlConflict = jsonResponse(
 
 /** The merchant's webhook operations (secret key): endpoint, delivery log, resends, test event, token. */
 export function registerWebhookOperations(registry: OpenAPIRegistry): void {
+  registerWebhookEndpoint(registry);
+  registerWebhookEventList(registry);
+  registerWebhookEvent(registry);
+  registerWebhookTest(registry);
+  registerWebhookToken(registry);
+}
+
+// GET and POST /webhooks/endpoint
+function registerWebhookEndpoint(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/endpoint",
@@ -81,7 +90,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       409: idempotencyConflict,
     },
   });
+}
 
+// GET /webhooks/events and POST /webhooks/events/resend-failed
+function registerWebhookEventList(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/webhooks/endpoint/pause",
@@ -169,7 +181,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       409: noUrlConflict,
     },
   });
+}
 
+// GET /webhooks/events/{event_id} and POST its resend
+function registerWebhookEvent(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/events/{event_id}",
@@ -206,7 +221,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       ),
     },
   });
+}
 
+// POST /webhooks/test
+function registerWebhookTest(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/webhooks/test",
@@ -227,7 +245,10 @@ export function registerWebhookOperations(registry: OpenAPIRegistry): void {
       409: noUrlConflict,
     },
   });
+}
 
+// GET /webhooks/token and POST /webhooks/token/rotate
+function registerWebhookToken(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/token",

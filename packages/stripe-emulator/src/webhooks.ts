@@ -37,6 +37,13 @@ export interface WebhookOptions {
 
 const pendingKey = (eventId: string, endpointId: string) => `${eventId} ${endpointId}`;
 
+/** One delivery attempt to make: what is recorded of it, the body and its signature. */
+type DeliveryCall = {
+  record: { event: string; type: string; endpoint: string; url: string; attempt: number; at: number };
+  payload: string;
+  signature: string;
+};
+
 /**
  * Sends events to an account's webhook endpoints. Deliveries to one endpoint go one at a time, in
  * event order; a failed attempt is retried later on its own (as on Stripe, order is then lost).
@@ -142,7 +149,6 @@ export class WebhookDispatcher implements WebhookSender {
     storageFailures: number,
   ): Promise<void> {
     if (this.closed) return;
-    const key = pendingKey(eventId, endpointId);
     // The account could not be read or the outcome not saved (storage unavailable): the delivery
     // is still pending in storage, so look again later (as many times as there are retries)
     // rather than drop it until a restart. A sent attempt may then be sent again (at least once).
@@ -155,44 +161,67 @@ export class WebhookDispatcher implements WebhookSender {
     // Still to do? (The request that queued it may have been discarded and run again, or another
     // process may have delivered it.) Read what to send from the account as stored now.
     const call = await this.options
-      .run(account, "read", () => {
-        const pending = account.pendingDeliveries.get(key);
-        if (!pending || (expected !== null && pending.attempt !== expected)) return null;
-        const attempt = pending.attempt;
-        const endpoint = account.store.get("webhook_endpoint", endpointId);
-        const event = account.store.get("event", eventId);
-        if (!event || !endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
-          account.pendingDeliveries.delete(key);
-          return null;
-        }
-        const at = Math.floor(this.options.now() / 1000);
-        const record = {
-          event: event.id,
-          type: event.type,
-          endpoint: endpoint.id,
-          url: endpoint.url,
-          attempt,
-          at,
-        };
-        if (!isLoopbackUrl(endpoint.url)) {
-          account.deliveries.push({
-            ...record,
-            status: null,
-            ok: false,
-            error: "not delivered: only loopback URLs are called",
-          });
-          account.pendingDeliveries.delete(key);
-          return null;
-        }
-        const payload = JSON.stringify(event, null, 2);
-        return { record, payload, signature: signatureHeader(payload, endpoint.secret, at) };
-      })
+      .run(account, "read", () => this.prepareCall(account, endpointId, eventId, expected))
       .catch(() => {
         later();
         return null;
       });
     if (!call || this.closed) return;
     const attempt = call.record.attempt;
+    const { status, error } = await this.send(call);
+    if (this.closed) return;
+    const retryIn = await this.options
+      .run(account, "write", () => this.recordOutcome(account, call.record, status, error))
+      .catch(() => {
+        later();
+        return undefined;
+      });
+    if (retryIn !== undefined && !this.closed)
+      this.schedule(account, endpointId, eventId, attempt + 1, retryIn);
+  }
+
+  /** What to send for the pending delivery, or null when there is nothing (more) to send. */
+  private prepareCall(
+    account: Account,
+    endpointId: string,
+    eventId: string,
+    expected: number | null,
+  ): DeliveryCall | null {
+    const key = pendingKey(eventId, endpointId);
+    const pending = account.pendingDeliveries.get(key);
+    if (!pending || (expected !== null && pending.attempt !== expected)) return null;
+    const attempt = pending.attempt;
+    const endpoint = account.store.get("webhook_endpoint", endpointId);
+    const event = account.store.get("event", eventId);
+    if (!event || !endpoint || endpoint.status !== "enabled" || !endpoint.secret) {
+      account.pendingDeliveries.delete(key);
+      return null;
+    }
+    const at = Math.floor(this.options.now() / 1000);
+    const record = {
+      event: event.id,
+      type: event.type,
+      endpoint: endpoint.id,
+      url: endpoint.url,
+      attempt,
+      at,
+    };
+    if (!isLoopbackUrl(endpoint.url)) {
+      account.deliveries.push({
+        ...record,
+        status: null,
+        ok: false,
+        error: "not delivered: only loopback URLs are called",
+      });
+      account.pendingDeliveries.delete(key);
+      return null;
+    }
+    const payload = JSON.stringify(event, null, 2);
+    return { record, payload, signature: signatureHeader(payload, endpoint.secret, at) };
+  }
+
+  /** The HTTP call, outside any lock: its status, or why there is none. */
+  private async send(call: DeliveryCall): Promise<{ status: number | null; error: string | null }> {
     const controller = new AbortController();
     this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
@@ -218,39 +247,41 @@ export class WebhookDispatcher implements WebhookSender {
       clearTimeout(timer);
       this.controllers.delete(controller);
     }
-    if (this.closed) return;
+    return { status, error };
+  }
+
+  /** Records the attempt; answers the delay before the next attempt, if one is due. */
+  private recordOutcome(
+    account: Account,
+    record: DeliveryCall["record"],
+    status: number | null,
+    error: string | null,
+  ): number | undefined {
+    const { event: eventId, endpoint: endpointId, attempt } = record;
+    const key = pendingKey(eventId, endpointId);
     const ok = status !== null && status >= 200 && status < 300;
-    const retryIn = await this.options
-      .run(account, "write", () => {
-        account.deliveries.push({
-          ...call.record,
-          status,
-          ok,
-          error: ok ? null : (error ?? `HTTP ${status}`),
-        });
-        if (account.pendingDeliveries.get(key)?.attempt !== attempt) return undefined;
-        account.pendingDeliveries.delete(key);
-        if (ok) {
-          const event = account.store.get("event", eventId);
-          if (event) event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
-          return undefined;
-        }
-        const delay = this.options.retryDelaysMs[attempt - 1];
-        if (delay === undefined) return undefined;
-        account.pendingDeliveries.set(key, {
-          event: eventId,
-          endpoint: endpointId,
-          attempt: attempt + 1,
-          dueAt: this.options.now() + delay,
-        });
-        return delay;
-      })
-      .catch(() => {
-        later();
-        return undefined;
-      });
-    if (retryIn !== undefined && !this.closed)
-      this.schedule(account, endpointId, eventId, attempt + 1, retryIn);
+    account.deliveries.push({
+      ...record,
+      status,
+      ok,
+      error: ok ? null : (error ?? `HTTP ${status}`),
+    });
+    if (account.pendingDeliveries.get(key)?.attempt !== attempt) return undefined;
+    account.pendingDeliveries.delete(key);
+    if (ok) {
+      const event = account.store.get("event", eventId);
+      if (event) event.pending_webhooks = Math.max(0, event.pending_webhooks - 1);
+      return undefined;
+    }
+    const delay = this.options.retryDelaysMs[attempt - 1];
+    if (delay === undefined) return undefined;
+    account.pendingDeliveries.set(key, {
+      event: eventId,
+      endpoint: endpointId,
+      attempt: attempt + 1,
+      dueAt: this.options.now() + delay,
+    });
+    return delay;
   }
 
   private schedule(

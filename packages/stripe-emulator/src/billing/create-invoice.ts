@@ -62,9 +62,17 @@ type DraftInput = {
 
 /** A new invoice of a subscription, in draft, its customer's balance applied to what is due. */
 function draftInvoice(input: DraftInput): Stripe.Invoice {
-  const { id, subscription, customerId, customer, created, lines, billingReason, periodStart, periodEnd } =
-    input;
-  const { total, startingBalance } = input;
+  // Spread in this order so the fields keep their (alphabetical) order in the JSON.
+  return {
+    ...invoiceHead(input),
+    ...customerFields(input.customerId, input.customer),
+    ...invoiceTail(input),
+  };
+}
+
+/** The draft invoice's fields before its customer's. */
+function invoiceHead(input: DraftInput) {
+  const { id, subscription, created, billingReason, total, startingBalance } = input;
   const amountDue = Math.max(0, total + startingBalance);
   return {
     id,
@@ -88,7 +96,13 @@ function draftInvoice(input: DraftInput): Stripe.Invoice {
     created,
     currency: subscription.currency,
     custom_fields: null,
-    ...customerFields(customerId, customer),
+  } satisfies Partial<Stripe.Invoice>;
+}
+
+/** The draft invoice's fields after its customer's. */
+function invoiceTail(input: DraftInput) {
+  const { id, subscription, created, lines, periodStart, periodEnd, total, startingBalance } = input;
+  return {
     default_payment_method: null,
     default_source: null,
     default_tax_rates: [],
@@ -140,7 +154,7 @@ function draftInvoice(input: DraftInput): Stripe.Invoice {
     total_pretax_credit_amounts: [],
     total_taxes: [],
     webhooks_delivered_at: created,
-  };
+  } satisfies Partial<Stripe.Invoice>;
 }
 
 /** One line of a subscription's invoice. */
