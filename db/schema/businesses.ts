@@ -37,6 +37,8 @@ export const businesses = pgTable("businesses", {
    * need a second staff member's approval; null: no threshold.
    */
   approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
+  /** Receipts (decision 0051): e-mail the payer a receipt after each payment, renewal and refund. */
+  sendReceipts: boolean("send_receipts").notNull().default(false),
   createdAt: createdAt(),
 }, (t) => [
   check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),
