@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt } from "./columns";
 import { payments } from "./payments";
