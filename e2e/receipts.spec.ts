@@ -36,7 +36,8 @@ test("an owner turns receipts on; the payer's receipt e-mail links to a printabl
 
   // The customer pays with 4242 4242 4242 4242, giving an e-mail.
   const sessionId = await createSession(request, business);
-  const customer = await browser.newPage();
+  // Pages of their own contexts (axe needs a page made by browser.newContext()).
+  const customer = await (await browser.newContext()).newPage();
   await customer.goto(`/checkout/${sessionId}`);
   await fillCard(customer, "4242 4242 4242 4242");
   await fillBilling(customer);
@@ -45,7 +46,7 @@ test("an owner turns receipts on; the payer's receipt e-mail links to a printabl
   await expect(customer.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
 
   // Support finds the receipt e-mail on the mailbox page.
-  const support = await browser.newPage();
+  const support = await (await browser.newContext()).newPage();
   await signIn(support, "/admin", admin);
   await expect(support).toHaveURL(/\/admin$/, { timeout: 30_000 });
   const subject = `Your receipt from ${business.name}`;
