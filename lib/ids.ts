@@ -43,6 +43,7 @@ export const idPrefixes = {
   dispute: "dsp",
   auditEvent: "aud",
   recoveryCode: "rcv",
+  receipt: "rcp",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

@@ -52,6 +52,8 @@ export const businesses = pgTable("businesses", {
   approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
   /** Every member must use two-factor sign-in (decision 0048); only owners change it. */
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+  /** Receipts (decision 0051): e-mail the payer a receipt after each payment, renewal and refund. */
+  sendReceipts: boolean("send_receipts").notNull().default(false),
   createdAt: createdAt(),
 }, (t) => [
   check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),

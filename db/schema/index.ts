@@ -22,3 +22,4 @@ export * from "./mail";
 export * from "./team";
 export * from "./disputes";
 export * from "./audit";
+export * from "./receipts";

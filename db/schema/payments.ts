@@ -61,6 +61,8 @@ export const payments = pgTable(
     userAgent: text("user_agent"),
     /** The attempt (payment_attempts) this row reflects: the latest one. */
     attemptId: text("attempt_id"),
+    /** The hosted checkout's language when the payer paid there (its receipts speak it); null: unknown. */
+    locale: text("locale"),
     /** The provider's customer (Stripe `cus_…`) created for this payment. */
     providerCustomerId: text("provider_customer_id"),
     /** Redirect methods: cents received so far (an underpaid payment stays `pending`). */

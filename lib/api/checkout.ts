@@ -4,6 +4,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { apiHandler } from "@/lib/http/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
+import { negotiateLocale } from "@/lib/i18n/negotiate-locale";
 import type { CheckoutPayResult } from "@/lib/checkout/checkout-schemas";
 import { checkoutState } from "@/lib/checkout/checkout-state";
 import { checkoutBusinessId, getCheckoutStatus } from "@/lib/checkout/get-checkout";
@@ -48,6 +49,7 @@ export const postCheckoutPay = apiHandler({
           ip: clientIp(request),
           userAgent: request.headers.get("user-agent")?.slice(0, 1024) || null,
           via: "checkout",
+          locale: negotiateLocale(request.headers.get("accept-language")),
         });
         const answer: CheckoutPayResult = {
           session_id: sessionId,

@@ -32,6 +32,7 @@ export const auditActions = [
   "webhook_token.rotate",
   "business.settings_update",
   "business.payouts_switch",
+  "business.receipts_switch",
   "business.fraud_thresholds_update",
   "business.branding_update",
   "business.stripe_connect",

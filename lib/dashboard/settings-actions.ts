@@ -14,6 +14,7 @@ import {
   updateFraudSettings,
   type FraudSettings,
 } from "@/lib/fraud/fraud-settings";
+import { setSendReceipts } from "@/lib/receipts/set-send-receipts";
 import { withMoney } from "./parse-money";
 import { businessIdField, staffAction } from "./staff-action";
 
@@ -29,6 +30,8 @@ export type SettingsView = {
   fraudScreeningFeeCents: number;
   brandColor: string | null;
   branding: Branding;
+  /** Receipts e-mailed to payers (decision 0051); off by default. */
+  sendReceipts: boolean;
 };
 
 export async function getSettingsView(db: Db, businessId: string): Promise<SettingsView> {
@@ -44,6 +47,7 @@ export async function getSettingsView(db: Db, businessId: string): Promise<Setti
     fraudScreeningFeeCents: business.fraudScreeningFeeCents,
     brandColor: business.brandColor,
     branding: await getBranding(db, businessId),
+    sendReceipts: business.sendReceipts,
   };
 }
 
@@ -229,5 +233,24 @@ export const saveBrandingAs = staffAction({
       else if (form.remove_logo === "on") await removeBrandLogo(tx, businessId);
     });
     return { message: "Checkout branding saved." };
+  },
+});
+
+// ---- Receipts ----
+
+const receiptsSchema = z.object({
+  business: businessIdField,
+  // A checkbox: sent ("on") when ticked, absent otherwise.
+  send_receipts: z.literal("on", { error: "Tick the box or leave it empty" }).optional(),
+});
+
+/** Turns the payers' receipt e-mails on or off (audited when it changes). */
+export const saveReceiptSettingsAs = staffAction({
+  permission: "settings",
+  schema: receiptsSchema,
+  run: async ({ db, businessId, input: form }) => {
+    const on = form.send_receipts === "on";
+    await setSendReceipts(db, businessId, on);
+    return { message: on ? "Receipts are on: payers get one by e-mail." : "Receipts are off." };
   },
 });

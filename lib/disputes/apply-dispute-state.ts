@@ -9,7 +9,7 @@ import { lockSession } from "@/lib/payments/payment-records";
 import type { ProviderDisputeState } from "@/lib/providers/stripe/stripe-disputes";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { toDbTime } from "@/lib/time";
-import { mailOwnerAboutOpenedDispute } from "./dispute-mail-hook";
+import { notifyDisputeOpened } from "./dispute-opened-notice";
 import { disputeView, isClosedStatus } from "./dispute-view";
 import { planDispute } from "./plan-dispute";
 
@@ -75,7 +75,8 @@ async function postMoney(tx: Db, dispute: Dispute, money: { id: string; net: num
 /**
  * Applies a dispute as just read from the provider, in one transaction under the session's lock:
  * Kassa's record follows it, each of its balance transactions is posted to the ledger once, and
- * the merchant is told (webhooks `dispute_opened` and `dispute_closed`, once each). Idempotent: a
+ * the merchant is told (webhooks `dispute_opened` and `dispute_closed`, once each; the owners'
+ * e-mail on opening, written to the mail outbox in the same transaction). Idempotent: a
  * second reading of the same state changes nothing, so events may repeat or come in any order.
  */
 export async function applyDisputeState(
@@ -83,8 +84,7 @@ export async function applyDisputeState(
   subject: DisputeSubject,
   state: ProviderDisputeState,
 ): Promise<Dispute> {
-  let opened = false;
-  const applied = await transactionWithJobs(db, async (tx) => {
+  return transactionWithJobs(db, async (tx) => {
     const { session, business, payment } = await lockSession(tx, subject.sessionId, subject.businessId);
     const row = await lockOrCreate(tx, subject, state);
     const plan = planDispute(row, state);
@@ -112,7 +112,7 @@ export async function applyDisputeState(
     const current = updated!;
     const view = disputeView(current);
     if (plan.notifyOpened) {
-      opened = true;
+      await notifyDisputeOpened(tx, current);
       await emitWebhookEvent(tx, {
         business,
         session,
@@ -133,6 +133,4 @@ export async function applyDisputeState(
       });
     return current;
   });
-  if (opened) await mailOwnerAboutOpenedDispute(applied);
-  return applied;
 }

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { disputes, ledgerTransactions, providerEvents } from "@/db/schema";
+import { disputes, ledgerTransactions, mailMessages, providerEvents } from "@/db/schema";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { amountOwed } from "@/lib/ledger/amount-owed";
@@ -18,7 +18,8 @@ import {
 } from "@/lib/payments/testing/payment-fixtures";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
-import { api, testDb } from "@/test/helpers";
+import { createUser } from "@/lib/staff/create-user";
+import { api, testDb, uniqueName } from "@/test/helpers";
 import { withLoopbackApi } from "@/test/loopback-api";
 import type { DisputeList, DisputeView } from "./dispute-schemas";
 
@@ -221,9 +222,27 @@ describe("a dispute on a partially refunded payment", () => {
   });
 });
 
+/** The owner notices (mail_messages) of the business. */
+async function ownerNotices(biz: Biz) {
+  const rows = await testDb()
+    .select()
+    .from(mailMessages)
+    .where(and(eq(mailMessages.businessId, biz.business.id), eq(mailMessages.kind, "owner_notice")));
+  return rows;
+}
+
 describe("events duplicated and out of order", () => {
   it("re-processing every stored dispute event, in reverse, moves the ledger once", async () => {
     const biz = await paymentsBusiness();
+    const owners = [`${uniqueName("dispute-owner")}@example.com`, `${uniqueName("dispute-owner")}@example.com`];
+    for (const email of owners)
+      await createUser(testDb(), { email, password: "an owner password", businessId: biz.business.id, role: "owner" });
+    await createUser(testDb(), {
+      email: `${uniqueName("dispute-manager")}@example.com`,
+      password: "a manager password",
+      businessId: biz.business.id,
+      role: "manager",
+    });
     const sessionId = await paidWith(biz, "4000000000000259");
     const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
     const { handleDisputeEvent } = await import("./handle-dispute-event");
@@ -269,6 +288,16 @@ describe("events duplicated and out of order", () => {
       );
     expect(after).toHaveLength(1);
     expect(await amountOwed(testDb(), biz.business.id)).toBe(4000 - 2397);
+
+    // One e-mail to each owner (none to the manager), whatever was replayed.
+    const notices = await ownerNotices(biz);
+    expect(notices.map((n) => n.toAddress).sort()).toEqual([...owners].sort());
+    for (const notice of notices) {
+      expect(notice.subject).toBe("A customer disputed a payment of $25.00");
+      expect(notice.textBody).toContain("Reason given: fraudulent.");
+      expect(notice.textBody).toMatch(/Submit your evidence by \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+      expect(notice.textBody).toContain(`/dashboard/disputes/${dispute!.id}`);
+    }
   });
 });
 

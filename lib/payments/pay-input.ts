@@ -33,6 +33,8 @@ export type PayContext = {
   userAgent: string | null;
   /** `session_start`: POST /session starting a forced redirect method (no payer yet: no IP check). */
   via: "checkout" | "sandbox_helper" | "session_start";
+  /** The hosted checkout's language (its Accept-Language, as the page negotiated it): receipts speak it. */
+  locale?: string | null;
 };
 
 export type PayResult = {

@@ -200,6 +200,7 @@ export async function prepareAttempt(
     failureCode: null,
     failureMessage: null,
     completedAt: null,
+    locale: ctx.locale ?? null,
   };
   const ids = { paymentId: payment?.id ?? newId("payment"), attemptId: newId("paymentAttempt") };
   await writePayment(tx, locked, fresh, ids, payable.superseded);

@@ -13,6 +13,7 @@ import {
 import { newId } from "@/lib/ids";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { creditBusiness } from "@/lib/payments/payment-records";
+import { issueReceipt } from "@/lib/receipts/issue-receipt";
 import type { ProviderInvoiceState } from "@/lib/providers/stripe/stripe-billing";
 import { parseDbTime, toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -105,6 +106,14 @@ export async function recordRenewal(
         type: "succeeded",
         subscription: { ...webhookSubscriptionInfo(current, cycle), currentPeriodEnd: periodEnd },
       });
+      await issueReceipt(tx, {
+        business,
+        session,
+        payment: succeeded!,
+        cycle,
+        locale: await signupLocale(tx, current),
+        email: current.payerDetails?.email ?? current.customerEmail,
+      });
       return { cycle, outcome: "paid" };
     }
     if (failed && row.status === "open" && !row.failureNotified) {
@@ -135,6 +144,12 @@ export async function recordRenewal(
     }
     return { cycle, outcome: "unchanged" };
   });
+}
+
+/** The language the payer signed up in (the signup payment's checkout): renewal receipts speak it. */
+async function signupLocale(tx: Db, subscription: Subscription): Promise<string | null> {
+  const [row] = await tx.select({ locale: payments.locale }).from(payments).where(eq(payments.id, subscription.initialPaymentId));
+  return row?.locale ?? null;
 }
 
 async function cycleRow(tx: Db, subscription: Subscription, invoiceId: string) {

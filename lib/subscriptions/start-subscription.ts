@@ -10,6 +10,7 @@ import {
 } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { newId } from "@/lib/ids";
+import { issueReceipt } from "@/lib/receipts/issue-receipt";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -89,7 +90,7 @@ export async function startSubscription(
 
 /**
  * `succeeded` for a first payment, inside the transaction that records it: for a signup session
- * the subscription starts here and the event carries it (cycle 1).
+ * the subscription starts here and the event carries it (cycle 1). The payer's receipt too.
  */
 export async function announcePaymentSucceeded(
   tx: Db,
@@ -101,4 +102,6 @@ export async function announcePaymentSucceeded(
     type: "succeeded",
     ...(subscription ? { subscription: webhookSubscriptionInfo(subscription, 1) } : {}),
   });
+  // The payer's receipt (when the business sends them), with its e-mail: once per payment.
+  await issueReceipt(tx, { ...input, ...(subscription ? { cycle: 1 } : {}) });
 }

@@ -172,6 +172,31 @@ export const en = {
       body: "Check the link you were given, or contact the merchant.",
     },
   },
+  receipt: {
+    metaTitle: "Receipt",
+    subject: "Your receipt from {merchant}",
+    refundSubject: "Your refund from {merchant}",
+    heading: "Receipt",
+    refundHeading: "Refund receipt",
+    intro: "Thank you for your payment to {merchant}.",
+    renewalIntro: "Your subscription to {merchant} was renewed. Thank you for your payment.",
+    refundIntro: "{merchant} refunded {amount} to you.",
+    item: "{name} × {quantity}",
+    fee: "Processing fee",
+    total: "Total paid",
+    refunded: "Refunded",
+    date: "Date",
+    method: "Paid with",
+    order: "Order",
+    cardEnding: "{brand} ending in {last4}",
+    view: "View or print your receipt",
+    print: "Print or save as PDF",
+    footnote: "You receive this e-mail because you paid {merchant} through Kassa.",
+    notFound: {
+      title: "Receipt not found",
+      body: "Check the link in your e-mail, or contact the merchant.",
+    },
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

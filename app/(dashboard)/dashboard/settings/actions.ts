@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs } from "@/lib/dashboard/settings-actions";
+import { saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs, saveReceiptSettingsAs } from "@/lib/dashboard/settings-actions";
 import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
 import type { ActionResult } from "@/lib/dashboard/staff-action";
 
@@ -25,4 +25,9 @@ export async function saveFraudSettingsAction(_previous: SettingsActionResult, f
 // Checkout branding: accent colour and logo file (owner or admin).
 export async function saveBrandingAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
   return done(await serveStaffAction(saveBrandingAs, form));
+}
+
+// Receipts e-mailed to payers: on or off (owner or admin).
+export async function saveReceiptSettingsAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
+  return done(await serveStaffAction(saveReceiptSettingsAs, form));
 }

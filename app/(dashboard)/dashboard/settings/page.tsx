@@ -8,7 +8,7 @@ import { getStripeConnection } from "@/lib/providers/stripe/get-stripe-connectio
 import { staffMay } from "@/lib/staff/load-staff";
 import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff";
 import { staffLocale } from "../_components/staff-locale";
-import { saveBrandingAction, saveFraudSettingsAction, saveGeneralSettingsAction } from "./actions";
+import { saveBrandingAction, saveFraudSettingsAction, saveGeneralSettingsAction, saveReceiptSettingsAction } from "./actions";
 import { CheckboxField, LogoField, RadioField, SelectField, SettingsForm, TextField } from "./settings-form";
 import { StripeConnection } from "./stripe-connection";
 
@@ -85,6 +85,26 @@ export default async function SettingsPage() {
                 { value: "business", label: "You (the business)", hint: "Customers pay the session amount; fees come out of what you receive." },
                 { value: "customer", label: "The customer", hint: "The method's fees are added to what the customer pays; you receive the session amount." },
               ]}
+            />
+          </SettingsForm>
+        </CardContent>
+      </Card>
+
+      <Card id="receipts">
+        <CardHeader>
+          <CardTitle>Receipts</CardTitle>
+          <CardDescription>
+            An e-mail receipt for the payer after each succeeded payment, renewal and refund, in the language of the checkout, with
+            your business name and logo and a link to a printable receipt page.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <SettingsForm action={saveReceiptSettingsAction} businessId={business} submitLabel="Save receipt settings" aria-label="Receipt settings">
+            <CheckboxField
+              name="send_receipts"
+              label="Send receipts to payers"
+              defaultChecked={view.sendReceipts}
+              hint="Only payers who gave an e-mail address get one. A processing fee the payer paid (when customers pay the fees) shows as its own line."
             />
           </SettingsForm>
         </CardContent>

@@ -1,0 +1,50 @@
+import { and, eq, like } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { mailMessages, payments, receipts, sessions } from "@/db/schema";
+import {
+  advanceClock,
+  received,
+  runJobs,
+  signUp,
+  subscriptionBusiness,
+  withLoopbackApi,
+  withSubscriptionProviders,
+} from "@/lib/subscriptions/testing/subscription-fixtures";
+import { testDb } from "@/test/helpers";
+import { setSendReceipts } from "./set-send-receipts";
+
+// A plan's renewal sends its own receipt, once, in the language of the signup's checkout.
+
+withLoopbackApi();
+withSubscriptionProviders();
+
+describe("renewal receipts", () => {
+  it("the signup and each paid renewal get one receipt each; the renewal's speaks the signup's language", async () => {
+    const { biz, receiver } = await subscriptionBusiness();
+    await setSendReceipts(testDb(), biz.business.id, true);
+    const { sessionId, orderId } = await signUp(biz);
+    // The signup paid on a Spanish checkout page (the sandbox helper has no page: set it as the pay endpoint would).
+    await testDb().update(payments).set({ locale: "es" }).where(eq(payments.sessionId, sessionId));
+    await runJobs(biz.business.id);
+    await receiver.waitForRequests(1);
+
+    expect((await advanceClock(biz, 31 * 86_400)).status).toBe(200);
+    await vi.waitFor(
+      () => expect(received(receiver).some((b) => b.type === "succeeded" && b.order_id === `${orderId}-2`)).toBe(true),
+      { timeout: 30_000, interval: 100 },
+    );
+    const rows = await testDb()
+      .select({ receipt: receipts, orderId: sessions.orderId })
+      .from(receipts)
+      .innerJoin(sessions, eq(sessions.id, receipts.sessionId))
+      .where(and(eq(receipts.businessId, biz.business.id), like(sessions.orderId, `${orderId}%`)))
+      .orderBy(receipts.createdAt);
+    expect(rows.map((r) => r.orderId)).toEqual([orderId, `${orderId}-2`]);
+    const renewal = rows[1]!.receipt;
+    expect(renewal).toMatchObject({ kind: "payment", locale: "es", toAddress: "ada@example.com" });
+    expect(renewal.content).toMatchObject({ cycle: 2, orderId: `${orderId}-2` });
+    const [mail] = await testDb().select().from(mailMessages).where(eq(mailMessages.id, renewal.mailMessageId!));
+    expect(mail!.subject).toBe(`Tu recibo de ${biz.business.name}`);
+    expect(mail!.textBody).toContain("se ha renovado");
+  });
+});
