@@ -72,78 +72,100 @@ export async function recordRenewal(
     if (cycle > current.cyclesCount)
       current = await updateSubscription(tx, current.id, { cyclesCount: cycle });
 
-    if (paid && row.status !== "paid") {
-      const [succeeded] = await tx
-        .update(payments)
-        .set({
-          status: "succeeded",
-          amount: invoice.amountPaid,
-          fees: Math.min(subscription.unitFees, invoice.amountPaid),
-          netAmount: Math.max(0, invoice.amountPaid - subscription.unitFees),
-          failureCode: null,
-          failureMessage: null,
-          completedAt: toDbTime(businessNow(business)),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(payments.id, payment.id))
-        .returning();
-      await creditBusiness(tx, succeeded!);
-      await markCycle(tx, row, { status: "paid" });
-      const periodEnd = invoice.periodEnd ? toDbTime(invoice.periodEnd) : current.currentPeriodEnd;
-      const extended =
-        current.status !== "canceled" &&
-        periodEnd &&
-        (!current.currentPeriodEnd || parseDbTime(periodEnd) > parseDbTime(current.currentPeriodEnd));
-      if (extended || current.status === "past_due")
-        current = await updateSubscription(tx, current.id, {
-          ...(extended ? { currentPeriodEnd: periodEnd } : {}),
-          ...(current.status === "past_due" ? { status: "active" as const } : {}),
-        });
-      await emitWebhookEvent(tx, {
-        business,
-        session,
-        payment: succeeded!,
-        type: "succeeded",
-        subscription: { ...webhookSubscriptionInfo(current, cycle), currentPeriodEnd: periodEnd },
-      });
-      await issueReceipt(tx, {
-        business,
-        session,
-        payment: succeeded!,
-        cycle,
-        locale: await signupLocale(tx, current),
-        email: current.payerDetails?.email ?? current.customerEmail,
-      });
-      return { cycle, outcome: "paid" };
-    }
-    if (failed && row.status === "open" && !row.failureNotified) {
-      const [failedPayment] = await tx
-        .update(payments)
-        .set({
-          status: "failed",
-          failureCode: failureReason,
-          failureMessage: "The renewal charge failed",
-          updatedAt: sql`now()`,
-        })
-        .where(eq(payments.id, payment.id))
-        .returning();
-      await markCycle(tx, row, { status: "failed", failureNotified: true });
-      if (current.status === "active")
-        current = await updateSubscription(tx, current.id, { status: "past_due" });
-      await emitWebhookEvent(tx, {
-        business,
-        session,
-        payment: failedPayment!,
-        type: "subscription_payment_failed",
-        failureReason,
-        // The end of the last paid period: access is not extended by an unpaid renewal.
-        subscription: webhookSubscriptionInfo(current, cycle),
-        dedupeKey: `subscription_payment_failed:${subscription.id}:${cycle}`,
-      });
-      return { cycle, outcome: "failed" };
-    }
+    const cycleState: CycleState = { business, subscription, current, session, payment, row, cycle };
+    if (paid && row.status !== "paid") return applyPaidRenewal(tx, cycleState, invoice);
+    if (failed && row.status === "open" && !row.failureNotified) return applyFailedRenewal(tx, cycleState, failureReason);
     return { cycle, outcome: "unchanged" };
   });
+}
+
+/** What one renewal cycle's change works on, read under the subscription's lock. */
+type CycleState = {
+  business: Business;
+  subscription: Subscription;
+  current: Subscription;
+  session: Session;
+  payment: Payment;
+  row: SubscriptionCycle;
+  cycle: number;
+};
+
+/** The renewal was paid: payment succeeded, net credited, the period extended, `succeeded` sent. */
+async function applyPaidRenewal(tx: Db, state: CycleState, invoice: ProviderInvoiceState): Promise<RenewalResult> {
+  const { business, subscription, session, payment, row, cycle } = state;
+  let { current } = state;
+  const [succeeded] = await tx
+    .update(payments)
+    .set({
+      status: "succeeded",
+      amount: invoice.amountPaid,
+      fees: Math.min(subscription.unitFees, invoice.amountPaid),
+      netAmount: Math.max(0, invoice.amountPaid - subscription.unitFees),
+      failureCode: null,
+      failureMessage: null,
+      completedAt: toDbTime(businessNow(business)),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  await creditBusiness(tx, succeeded!);
+  await markCycle(tx, row, { status: "paid" });
+  const periodEnd = invoice.periodEnd ? toDbTime(invoice.periodEnd) : current.currentPeriodEnd;
+  const extended =
+    current.status !== "canceled" &&
+    periodEnd &&
+    (!current.currentPeriodEnd || parseDbTime(periodEnd) > parseDbTime(current.currentPeriodEnd));
+  if (extended || current.status === "past_due")
+    current = await updateSubscription(tx, current.id, {
+      ...(extended ? { currentPeriodEnd: periodEnd } : {}),
+      ...(current.status === "past_due" ? { status: "active" as const } : {}),
+    });
+  await emitWebhookEvent(tx, {
+    business,
+    session,
+    payment: succeeded!,
+    type: "succeeded",
+    subscription: { ...webhookSubscriptionInfo(current, cycle), currentPeriodEnd: periodEnd },
+  });
+  await issueReceipt(tx, {
+    business,
+    session,
+    payment: succeeded!,
+    cycle,
+    locale: await signupLocale(tx, current),
+    email: current.payerDetails?.email ?? current.customerEmail,
+  });
+  return { cycle, outcome: "paid" };
+}
+
+/** The renewal charge failed: `past_due` and `subscription_payment_failed`, once per cycle. */
+async function applyFailedRenewal(tx: Db, state: CycleState, failureReason: string): Promise<RenewalResult> {
+  const { subscription, business, session, payment, row, cycle } = state;
+  let { current } = state;
+  const [failedPayment] = await tx
+    .update(payments)
+    .set({
+      status: "failed",
+      failureCode: failureReason,
+      failureMessage: "The renewal charge failed",
+      updatedAt: sql`now()`,
+    })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  await markCycle(tx, row, { status: "failed", failureNotified: true });
+  if (current.status === "active")
+    current = await updateSubscription(tx, current.id, { status: "past_due" });
+  await emitWebhookEvent(tx, {
+    business,
+    session,
+    payment: failedPayment!,
+    type: "subscription_payment_failed",
+    failureReason,
+    // The end of the last paid period: access is not extended by an unpaid renewal.
+    subscription: webhookSubscriptionInfo(current, cycle),
+    dedupeKey: `subscription_payment_failed:${subscription.id}:${cycle}`,
+  });
+  return { cycle, outcome: "failed" };
 }
 
 /** The language the payer signed up in (the signup payment's checkout): renewal receipts speak it. */

@@ -97,6 +97,60 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+type Answer = Omit<SendWebhookResult, "durationMs" | "refused">;
+
+/** The request's options: the pinned addresses (pool key and lookup), URL credentials as Basic auth. */
+function requestOptions(
+  url: URL,
+  addresses: { address: string; family: number }[],
+  agent: http.Agent | false,
+  input: SendWebhookInput,
+): http.RequestOptions {
+  return {
+    protocol: url.protocol,
+    hostname: url.hostname.replace(/^\[|\]$/g, ""),
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    method: "POST",
+    ...(url.username || url.password
+      ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+      : {}),
+    agent,
+    pinnedAddresses: addresses.map((a) => a.address).join(","),
+    ...(addresses.length ? { lookup: pinnedLookup(addresses as never) as never } : {}),
+    headers: { ...input.headers, ...fixedRequestHeaders(input.body) },
+  } as http.RequestOptions;
+}
+
+/** Reads at most the excerpt of an answer, then judges it by its status code. */
+function readAnswer(response: http.IncomingMessage, finish: (answer: Answer) => void): void {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  const statusCode = response.statusCode ?? null;
+  const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
+  const done = () => {
+    const responseBody = Buffer.concat(chunks).subarray(0, responseExcerptBytes).toString("utf8");
+    const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const redirect = statusCode !== null && statusCode >= 300 && statusCode < 400;
+    finish({ ok, statusCode, responseBody, retryAfterMs, error: !ok && redirect ? "redirect not followed" : null });
+  };
+  response.on("data", (chunk: Buffer) => {
+    if (kept < responseExcerptBytes) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+    // More than the excerpt: the rest is not read, and the connection not reused.
+    if (kept >= responseExcerptBytes) {
+      done();
+      response.destroy();
+    }
+  });
+  // A body read to its end gives the connection back to the pool.
+  response.on("end", done);
+  // A body cut short still leaves the status code to judge by.
+  response.on("error", done);
+}
+
 /**
  * One POST of a webhook. Never follows redirects (a 3xx is a failure), reads at most 2 KB of the
  * answer, and gives up after `timeoutMs` in all (connection, headers and body). The target is
@@ -130,7 +184,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
   return new Promise<SendWebhookResult>((resolve) => {
     let settled = false;
     let request: http.ClientRequest | undefined;
-    const finish = (result: Omit<SendWebhookResult, "durationMs" | "refused">) => {
+    const finish = (result: Answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -144,56 +198,10 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendWebhookR
     const send = (agent: http.Agent | false) => {
       let answered = false;
       request = transport.request(
-        {
-          protocol: url.protocol,
-          hostname: url.hostname.replace(/^\[|\]$/g, ""),
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          method: "POST",
-          ...(url.username || url.password
-            ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
-            : {}),
-          agent,
-          pinnedAddresses: addresses.map((a) => a.address).join(","),
-          ...(addresses.length ? { lookup: pinnedLookup(addresses) as never } : {}),
-          headers: { ...input.headers, ...fixedRequestHeaders(input.body) },
-        } as http.RequestOptions,
+        requestOptions(url, addresses, agent, input),
         (response) => {
           answered = true;
-          const chunks: Buffer[] = [];
-          let kept = 0;
-          const statusCode = response.statusCode ?? null;
-          const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
-          const done = () => {
-            const responseBody = Buffer.concat(chunks).subarray(0, responseExcerptBytes).toString("utf8");
-            const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-            finish({
-              ok,
-              statusCode,
-              responseBody,
-              retryAfterMs,
-              error: ok
-                ? null
-                : statusCode !== null && statusCode >= 300 && statusCode < 400
-                  ? "redirect not followed"
-                  : null,
-            });
-          };
-          response.on("data", (chunk: Buffer) => {
-            if (kept < responseExcerptBytes) {
-              chunks.push(chunk);
-              kept += chunk.length;
-            }
-            // More than the excerpt: the rest is not read, and the connection not reused.
-            if (kept >= responseExcerptBytes) {
-              done();
-              response.destroy();
-            }
-          });
-          // A body read to its end gives the connection back to the pool.
-          response.on("end", done);
-          // A body cut short still leaves the status code to judge by.
-          response.on("error", done);
+          readAnswer(response, finish);
         },
       );
       request.on("error", (error: NodeJS.ErrnoException) => {
