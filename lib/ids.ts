@@ -42,6 +42,7 @@ export const idPrefixes = {
   payoutApproval: "apr",
   dispute: "dsp",
   auditEvent: "aud",
+  paymentLink: "plink",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

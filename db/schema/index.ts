@@ -21,3 +21,4 @@ export * from "./mail";
 export * from "./team";
 export * from "./disputes";
 export * from "./audit";
+export * from "./payment-links";

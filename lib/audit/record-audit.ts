@@ -43,6 +43,9 @@ export const auditActions = [
   "member.invite",
   "member.role_change",
   "member.remove",
+  "payment_link.create",
+  "payment_link.activate",
+  "payment_link.deactivate",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
