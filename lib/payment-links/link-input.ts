@@ -92,10 +92,11 @@ function fieldsOf(error: unknown): Record<string, string[]> {
  */
 export async function parseLinkInput(db: Db, caller: ApiCaller, body: Record<string, unknown>, now: Date): Promise<LinkInput> {
   const fields: Record<string, string[]> = {};
-  let session: Awaited<ReturnType<typeof prepareSession>>["input"] | null = null;
+  let session: z.infer<typeof sessionInputSchema> | null = null;
   let extras: z.infer<typeof linkExtrasSchema> | null = null;
+  const sessionBody = sessionBodyOf(body, "link");
   try {
-    session = (await prepareSession(db, caller, sessionBodyOf(body, "link"))).input;
+    session = parseOrThrow(sessionInputSchema, sessionBody);
   } catch (error) {
     Object.assign(fields, fieldsOf(error));
   }
@@ -106,6 +107,8 @@ export async function parseLinkInput(db: Db, caller: ApiCaller, body: Record<str
   }
   if (session && extras) Object.assign(fields, crossFieldProblems(session, extras, now));
   if (Object.keys(fields).length || !session || !extras) throw new ValidationError(fields);
+  // The rest of POST /session's checks (the methods; a plan's Stripe set-up), once the fields pass.
+  await prepareSession(db, caller, sessionBody);
   const q = extras.adjustable_quantity;
   return {
     amount: session.amount,
