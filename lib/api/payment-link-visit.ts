@@ -23,11 +23,13 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A small page of its own (no script, nothing external): the link's outcome when it is not a checkout. */
+/**
+ * A small page of its own (no script, no style: the pages' proxy sets its own nonce CSP on /l/, which
+ * would refuse an inline style): the link's outcome when it is not a checkout.
+ */
 function page(kind: keyof typeof pageTitles, detail?: string, headers: Record<string, string> = {}): Response {
   const [status, title, text] = pageTitles[kind];
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#111}h1{font-size:1.4rem}</style></head>
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title></head>
 <body><main><h1>${escape(title)}</h1><p>${escape(detail ?? text)}</p></main></body></html>`;
   return new Response(body, {
     status,
