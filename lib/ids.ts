@@ -44,6 +44,7 @@ export const idPrefixes = {
   auditEvent: "aud",
   recoveryCode: "rcv",
   receipt: "rcp",
+  paymentLink: "plink",
 } as const;
 
 /** A prefixed id that sorts by creation time: `cs_01JF3...`. */

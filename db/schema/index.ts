@@ -23,3 +23,4 @@ export * from "./team";
 export * from "./disputes";
 export * from "./audit";
 export * from "./receipts";
+export * from "./payment-links";

@@ -87,6 +87,15 @@ async function withdrawal() {
   return { biz, user, id: made.body.id };
 }
 
+async function paymentLinkId(biz: CreatedBusiness) {
+  const made = await api<{ id: string }>("POST", "/payment-links", {
+    key: biz.secretKey,
+    body: { amount: 1000, currency: "USD", items: [{ name: "Ticket", quantity: 1, price: 1000 }] },
+  });
+  expect(made.status).toBe(201);
+  return made.body.id;
+}
+
 async function apiKeyId(biz: CreatedBusiness) {
   const made = await api<{ id: string }>("POST", "/api-keys", {
     key: biz.secretKey,
@@ -236,6 +245,21 @@ const cases: Record<string, () => Promise<Case>> = {
     const biz = await secretBiz();
     const id = await apiKeyId(biz);
     return { path: `/api-keys/${id}/roll`, key: biz.secretKey, body: {}, other: { expires_in_seconds: 60 } };
+  },
+  "/payment-links": async () => {
+    const biz = await secretBiz();
+    const body = { amount: 1000, currency: "USD", items: [{ name: "Ticket", quantity: 1, price: 1000 }] };
+    return { path: "/payment-links", key: biz.secretKey, body, other: { ...body, metadata: { other: true } } };
+  },
+  "/payment-links/:id/deactivate": async () => {
+    const biz = await secretBiz();
+    const id = await paymentLinkId(biz);
+    return { path: `/payment-links/${id}/deactivate`, key: biz.secretKey, body: {}, other: { note: "x" } };
+  },
+  "/payment-links/:id/activate": async () => {
+    const biz = await secretBiz();
+    const id = await paymentLinkId(biz);
+    return { path: `/payment-links/${id}/activate`, key: biz.secretKey, body: {}, other: { note: "x" } };
   },
   "/api-keys/:id/revoke": async () => {
     const biz = await secretBiz();

@@ -14,6 +14,13 @@ import {
   postSandboxChallengePage,
   postSandboxProviderPage,
 } from "./sandbox-provider-page";
+import {
+  getPaymentLinkHandler,
+  getPaymentLinks,
+  postPaymentLink,
+  postPaymentLinkActivate,
+  postPaymentLinkDeactivate,
+} from "./payment-links";
 import { postSandboxSessionPay } from "./sandbox-sessions";
 import { postSession } from "./session";
 import {
@@ -88,6 +95,11 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/subscriptions/:subscription_id", handler: getSubscriptionHandler },
   { method: "POST", pattern: "/subscriptions/:subscription_id/cancel", handler: postSubscriptionCancel },
   { method: "POST", pattern: "/subscriptions/:subscription_id/resume", handler: postSubscriptionResume },
+  { method: "GET", pattern: "/payment-links", handler: getPaymentLinks },
+  { method: "POST", pattern: "/payment-links", handler: postPaymentLink },
+  { method: "GET", pattern: "/payment-links/:id", handler: getPaymentLinkHandler },
+  { method: "POST", pattern: "/payment-links/:id/deactivate", handler: postPaymentLinkDeactivate },
+  { method: "POST", pattern: "/payment-links/:id/activate", handler: postPaymentLinkActivate },
   { method: "GET", pattern: "/disputes", handler: getDisputes },
   { method: "GET", pattern: "/disputes/:dispute_id", handler: getDisputeHandler },
   { method: "POST", pattern: "/disputes/:dispute_id/evidence", handler: postDisputeEvidence },

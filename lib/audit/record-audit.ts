@@ -50,6 +50,9 @@ export const auditActions = [
   "member.two_factor_enable",
   "member.two_factor_disable",
   "member.two_factor_reset",
+  "payment_link.create",
+  "payment_link.activate",
+  "payment_link.deactivate",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

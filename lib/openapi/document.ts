@@ -23,6 +23,7 @@ import { registerPayouts } from "./paths/payouts";
 import { registerProviderCallbacks } from "./paths/provider-callbacks";
 import { registerSandboxHelpers } from "./paths/sandbox";
 import { registerWebhookOperations } from "./paths/webhook-operations";
+import { registerPaymentLinks } from "./paths/payment-links";
 import { registerPayments } from "./paths/payments";
 import { registerSessions } from "./paths/sessions";
 import { registerSubscriptions } from "./paths/subscriptions";
@@ -35,6 +36,7 @@ const areas: RegisterArea[] = [
   registerSessions,
   registerPayments,
   registerSubscriptions,
+  registerPaymentLinks,
   registerDisputes,
   registerCheckout,
   registerPayouts,

@@ -112,6 +112,16 @@ describe("Kassa.js against the API", () => {
     expect(requests).toHaveLength(0);
   });
 
+  it("builds a payment link's url with the payer's quantity, and refuses anything else", () => {
+    const kassa = sdk.Kassa(biz.publicKey, { baseUrl });
+    expect(kassa.paymentLinkUrl("https://pay.example.com/l/h7Kq2ZxP9aLm", { quantity: 3 })).toBe(
+      "https://pay.example.com/l/h7Kq2ZxP9aLm?quantity=3",
+    );
+    expect(kassa.paymentLinkUrl("https://pay.example.com/l/h7Kq2ZxP9aLm")).toBe("https://pay.example.com/l/h7Kq2ZxP9aLm");
+    expect(() => kassa.paymentLinkUrl("https://pay.example.com/checkout/cs_1")).toThrow(TypeError);
+    expect(() => kassa.paymentLinkUrl("https://pay.example.com/l/abc", { quantity: 1.5 })).toThrow(TypeError);
+  });
+
   it("lists the payment methods with the filters as the API answers them", async () => {
     serveFromRouter();
     const kassa = sdk.Kassa(biz.publicKey, { baseUrl });

@@ -8,9 +8,9 @@ import type { StaffAction, StaffRole } from "./staff-types";
  * owner connects, replaces or disconnects Stripe.
  */
 export const permissionMatrix: Record<StaffRole, Record<StaffAction, boolean>> = {
-  owner: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, team: true, stripe: true, audit: true },
-  manager: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: false, settings: false, team: false, stripe: false, audit: false },
-  admin: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, team: true, stripe: false, audit: true },
+  owner: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, team: true, stripe: true, audit: true, payment_links: true },
+  manager: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: false, settings: false, team: false, stripe: false, audit: false, payment_links: true },
+  admin: { read: true, refund: true, review: true, subscriptions: true, payouts: true, webhooks: true, api_keys: true, settings: true, team: true, stripe: false, audit: true, payment_links: true },
 };
 
 export function rolePermits(role: StaffRole, action: StaffAction): boolean {

@@ -32,4 +32,5 @@ export type StaffAction =
   | "settings" // business settings
   | "team" // invitations, roles, removing members, the four-eyes threshold (decision 0044)
   | "stripe" // connect, replace or disconnect the business's own Stripe account (owners only)
-  | "audit"; // read the audit log
+  | "audit" // read the audit log
+  | "payment_links"; // create, deactivate and reactivate payment links

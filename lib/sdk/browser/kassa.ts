@@ -137,6 +137,29 @@ export interface KassaClient {
   checkoutUrl(sessionId: string): string;
   /** Sends the browser to the hosted payment page of a session. */
   redirectToCheckout(sessionId: string): void;
+  /**
+   * A payment link's `url` (made with the secret key or in the dashboard) with the payer's
+   * quantity, for a link with `adjustable_quantity`: visiting it makes the session.
+   */
+  paymentLinkUrl(url: string, params?: PaymentLinkParams): string;
+  /** Sends the browser to a payment link (`paymentLinkUrl`); Kassa answers with its checkout. */
+  redirectToPaymentLink(url: string, params?: PaymentLinkParams): void;
+}
+
+export interface PaymentLinkParams {
+  /** Within the link's `adjustable_quantity` bounds. */
+  quantity?: number;
+}
+
+function paymentLinkUrl(url: string, { quantity }: PaymentLinkParams = {}): string {
+  if (typeof url !== "string" || !/\/l\/[0-9A-Za-z]+\/?$/.test(new URL(url, loadedFrom).pathname))
+    throw new TypeError("a payment link's url ({ORIGIN}/l/{slug}) is required");
+  const link = new URL(url, loadedFrom);
+  if (quantity !== undefined) {
+    if (!Number.isInteger(quantity) || quantity < 1) throw new TypeError("quantity must be a positive integer");
+    link.searchParams.set("quantity", String(quantity));
+  }
+  return link.href;
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, "");
@@ -204,6 +227,10 @@ export function Kassa(publicKey: string, options: KassaOptions = {}): KassaClien
     checkoutUrl,
     redirectToCheckout(sessionId) {
       location.assign(checkoutUrl(sessionId));
+    },
+    paymentLinkUrl,
+    redirectToPaymentLink(url, params) {
+      location.assign(paymentLinkUrl(url, params));
     },
   };
 }

@@ -228,6 +228,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/payment-links": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List payment links
+     * @description Oldest first, `limit` per page (1 to 100, default 10) after the `starting_after` id.
+     */
+    get: operations["listPaymentLinks"];
+    put?: never;
+    /**
+     * Create a reusable payment link
+     * @description Items and amount (checked as POST /session checks them), or a plan with `subscription`. Each visit of `url` answers 303 to a new session's checkout, with the link's items, metadata and plan, and the order id `{order_prefix}-{n}`. A plan cannot have `adjustable_quantity`.
+     */
+    post: operations["createPaymentLink"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/payment-links/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a payment link */
+    get: operations["getPaymentLink"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/payment-links/{id}/deactivate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a payment link (its URL shows a page saying so)
+     * @description Already in that state: 200, nothing changes. Sessions already made are not touched.
+     */
+    post: operations["deactivatePaymentLink"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/payment-links/{id}/activate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reactivate a payment link
+     * @description Already in that state: 200, nothing changes. Sessions already made are not touched.
+     */
+    post: operations["activatePaymentLink"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/disputes": {
     parameters: {
       query?: never;
@@ -1971,6 +2052,84 @@ export interface components {
     };
     /** @description No fields; the body may be empty. */
     ResumeSubscriptionInput: Record<string, unknown>;
+    /** @description Oldest first; the next page holds the links after its last id. */
+    PaymentLinkList: {
+      data: components["schemas"]["PaymentLink"][];
+      has_more: boolean;
+    };
+    PaymentLink: {
+      /** @example plink_01JD8Y3X7Q2W5E9R4T6Y8U0I2O */
+      id: string;
+      /** @enum {string} */
+      object: "payment_link";
+      /**
+       * @description `{ORIGIN}/l/{slug}`: each visit answers 303 to a new session's checkout.
+       * @example https://pay.example.com/l/h7Kq2ZxP9aLm
+       */
+      url: string;
+      active: boolean;
+      /** @description Cents: the sum of price x quantity over items. */
+      amount: number;
+      currency: string;
+      items: {
+        name: string;
+        quantity: number;
+        price: number;
+      }[];
+      description: string | null;
+      /** @description Passed to every session of the link. */
+      metadata: {
+        [key: string]: unknown;
+      };
+      subscription: {
+        /** @enum {string} */
+        interval: "day" | "week" | "month" | "year";
+        interval_count: number;
+      } | null;
+      adjustable_quantity: {
+        minimum: number;
+        maximum: number;
+      } | null;
+      max_uses: number | null;
+      /** @description Sessions the link has made. */
+      uses: number;
+      expires_at: string | null;
+      /** @description Its sessions' order ids are `{order_prefix}-{n}`. */
+      order_prefix: string;
+      /** @example 2026-11-26T14:02:50.123456Z */
+      created_at: string;
+    };
+    PaymentLinkInput: {
+      amount: number;
+      currency: string;
+      items: {
+        name: string;
+        quantity: number;
+        price: number;
+      }[];
+      description?: string | null;
+      /** @description Free key-value pairs, returned in webhooks (renewals included): at most 50 keys of at most 40 characters, 5 levels, 8192 bytes as JSON. */
+      metadata?: Record<string, unknown> | null;
+      subscription?: {
+        /** @enum {string} */
+        interval: "day" | "week" | "month" | "year";
+        interval_count?: number | null;
+      } | null;
+      /** @description The payer may choose the quantity of the link's only item within these bounds (`minimum` default 1) with `?quantity=` on the link's URL. Not with a plan. */
+      adjustable_quantity?: {
+        minimum?: number;
+        maximum: number;
+      } | null;
+      /** @description How many sessions the link makes at most (each visit that makes one counts). */
+      max_uses?: number | null;
+      /**
+       * Format: date-time
+       * @description After it (the business's clock), the link makes no more sessions.
+       */
+      expires_at?: string | null;
+      /** @description Order ids of the link's sessions are `{order_prefix}-{n}` (n = 1, 2, …); default `PL_{slug}`. Unique per business. */
+      order_prefix?: string | null;
+    };
     DisputeList: {
       data: components["schemas"]["Dispute"][];
       has_more: boolean;
@@ -2858,7 +3017,10 @@ export interface components {
         | "member.remove"
         | "member.two_factor_enable"
         | "member.two_factor_disable"
-        | "member.two_factor_reset";
+        | "member.two_factor_reset"
+        | "payment_link.create"
+        | "payment_link.activate"
+        | "payment_link.deactivate";
       /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
       target: {
         type: string;
@@ -3767,6 +3929,349 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  listPaymentLinks: {
+    parameters: {
+      query?: {
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: string;
+        /** @description The last id of the previous page. */
+        starting_after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of payment links. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentLinkList"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  createPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PaymentLinkInput"];
+      };
+    };
+    responses: {
+      /** @description The link was created. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentLink"];
+        };
+      };
+      /** @description Invalid fields (every one named); a body that is not a JSON object; a plan without a usable method or with an incomplete provider set-up. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | components["schemas"]["FieldErrors"]
+            | components["schemas"]["SubscriptionSetupIncomplete"]
+            | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Conflicts with the current state (or an Idempotency-Key reused with another body). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description The payment provider refused or failed a call Kassa needed. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The payment provider could not be reached; safe to retry. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  getPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `plink_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PaymentLink object. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentLink"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `payment_link_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  deactivatePaymentLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description Prefix `plink_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The updated PaymentLink. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentLink"];
+        };
+      };
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `payment_link_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Conflicts with the current state (or an Idempotency-Key reused with another body). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  activatePaymentLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description Prefix `plink_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The updated PaymentLink. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentLink"];
+        };
+      };
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `payment_link_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Conflicts with the current state (or an Idempotency-Key reused with another body). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
         };
       };
     };
@@ -7263,7 +7768,10 @@ export interface operations {
           | "member.remove"
           | "member.two_factor_enable"
           | "member.two_factor_disable"
-          | "member.two_factor_reset";
+          | "member.two_factor_reset"
+          | "payment_link.create"
+          | "payment_link.activate"
+          | "payment_link.deactivate";
         /** @description Only what was created at or after this instant (a date means its midnight UTC). */
         created_from?: string;
         /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */

@@ -1,6 +1,6 @@
 "use client";
 
-import { ArrowLeftRight, CreditCard, History, ShieldAlert, KeyRound, LayoutDashboard, Repeat, Settings, Users, Webhook, type LucideIcon } from "lucide-react";
+import { ArrowLeftRight, CreditCard, History, Link2, ShieldAlert, KeyRound, LayoutDashboard, Repeat, Settings, Users, Webhook, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -12,6 +12,7 @@ export const navItems: NavItem[] = [
   { href: "/dashboard", label: "Overview", icon: LayoutDashboard, built: true },
   { href: "/dashboard/payments", label: "Payments", icon: CreditCard, built: true },
   { href: "/dashboard/subscriptions", label: "Subscriptions", icon: Repeat, built: true },
+  { href: "/dashboard/payment-links", label: "Payment links", icon: Link2, built: true },
   { href: "/dashboard/disputes", label: "Disputes", icon: ShieldAlert, built: true },
   { href: "/dashboard/payouts", label: "Payouts", icon: ArrowLeftRight, built: true },
   { href: "/dashboard/webhooks", label: "Webhooks", icon: Webhook, built: true },
