@@ -22,6 +22,16 @@ export default tseslint.config(
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
+    // Small enough to read whole (issue 21): no source file over 350 lines, no function over 80
+    // (blank lines and comments aside). Tests, generated files and app/ pages are not held to it.
+    files: ["lib/**/*.{ts,tsx}", "packages/*/src/**/*.ts", "server/**/*.ts"],
+    ignores: ["**/*.test.{ts,tsx}", "**/*.d.ts"],
+    rules: {
+      "max-lines": ["error", { max: 350 }],
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
     // The layers (docs/architecture.md, decision 0036). Tests and lib/**/testing/ are composition
     // roots: they may reach any layer.
     files: ["lib/**/*.{ts,tsx}"],

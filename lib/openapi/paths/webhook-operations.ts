@@ -49,6 +49,7 @@ const noUrlConflict = jsonResponse(
 /** The merchant's webhook operations (secret key): endpoint, delivery log, resends, test event, token. */
 export function registerWebhookOperations(registry: OpenAPIRegistry): void {
   registerWebhookEndpoint(registry);
+  registerWebhookEndpointState(registry);
   registerWebhookEventList(registry);
   registerWebhookEvent(registry);
   registerWebhookTest(registry);
@@ -92,8 +93,8 @@ function registerWebhookEndpoint(registry: OpenAPIRegistry): void {
   });
 }
 
-// GET /webhooks/events and POST /webhooks/events/resend-failed
-function registerWebhookEventList(registry: OpenAPIRegistry): void {
+// POST /webhooks/endpoint/pause and …/resume
+function registerWebhookEndpointState(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post",
     path: "/webhooks/endpoint/pause",
@@ -144,7 +145,10 @@ function registerWebhookEventList(registry: OpenAPIRegistry): void {
       ),
     },
   });
+}
 
+// GET /webhooks/events and POST /webhooks/events/resend-failed
+function registerWebhookEventList(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
     path: "/webhooks/events",
