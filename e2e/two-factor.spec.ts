@@ -33,7 +33,7 @@ async function codeStep(page: Page, code: string) {
 }
 
 async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/sign-in/);
 }
 
