@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkoutModeOf } from "@/lib/checkout/checkout-mode";
 import { contentSecurityPolicy, pageSecurityHeaders } from "@/lib/checkout/content-security-policy";
-import { badSearchPage, unusableSearch } from "@/lib/http/staff-page-input";
+import { badSearchPage, unknownStaffPathPage, unusableSearch, unusableStaffPath } from "@/lib/http/staff-page-input";
 import { log } from "@/lib/log";
 import { negotiateLocale } from "@/lib/i18n/negotiate-locale";
 
@@ -14,8 +14,9 @@ export async function proxy(request: NextRequest) {
   // Staff pages without a session cookie go to the sign-in page (the pages still check the session).
   if (needsSignIn(request)) return signInRedirect(request);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
+  if (unusableStaffPath(request.nextUrl.pathname)) return plainPage(404, unknownStaffPathPage(nonce), nonce);
   const unusable = unusableSearch(request.nextUrl.pathname, request.nextUrl.searchParams);
-  if (unusable !== null) return badSearch(request.nextUrl.pathname, unusable, nonce);
+  if (unusable !== null) return plainPage(400, badSearchPage(request.nextUrl.pathname, unusable, nonce), nonce);
   const checkout = request.nextUrl.pathname.startsWith("/checkout/");
   // The customer-facing pages speak the customer's language: checkout and subscription management.
   const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
@@ -44,10 +45,13 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-/** A staff page's search no page can use: 400 before the page streams its 200 (decision 0043). */
-function badSearch(pathname: string, parameter: string, nonce: string): NextResponse {
-  const response = new NextResponse(badSearchPage(pathname, parameter, nonce), {
-    status: 400,
+/**
+ * A staff page's search (400) or path (404) no page can use, answered before the page streams its
+ * 200 (decision 0043).
+ */
+function plainPage(status: 400 | 404, html: string, nonce: string): NextResponse {
+  const response = new NextResponse(html, {
+    status,
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
   });
   response.headers.set(

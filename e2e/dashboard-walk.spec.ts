@@ -85,6 +85,12 @@ test("the dashboard walked as a merchant and as support: bad input, money, refun
     await expect(page.getByRole("heading", { name: "Search not understood" })).toBeVisible();
     await page.getByRole("link", { name: "Back to the list without the search" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+    // A NUL in the path: a 404 page before anything streams (a payment id never holds one).
+    const missing = await page.goto("/dashboard/payments/%00");
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await page.getByRole("link", { name: "Back to the dashboard" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   });
 
   await test.step("15: refunded and partially refunded payments say so in the list and the overview", async () => {
