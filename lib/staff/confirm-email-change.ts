@@ -81,6 +81,17 @@ export async function confirmEmailChange(db: Db, input: ConfirmEmailChangeInput)
   }
 }
 
+/** The pending change a link stands for (read only, for the page before the button), or null when it cannot be used. */
+export async function findEmailChange(db: Db, token: string, now: Date = new Date()): Promise<{ newEmail: string; expiresAt: string } | null> {
+  if (!/^[0-9A-Za-z]{43}$/.test(token)) return null;
+  const [row] = await db
+    .select({ newEmail: emailChangeTokens.newEmail, expiresAt: emailChangeTokens.expiresAt })
+    .from(emailChangeTokens)
+    .innerJoin(users, eq(users.id, emailChangeTokens.userId))
+    .where(and(eq(emailChangeTokens.digest, sha256Hex(token)), isNull(emailChangeTokens.usedAt), gt(emailChangeTokens.expiresAt, now.toISOString()), isNull(users.disabledAt)));
+  return row ?? null;
+}
+
 async function emailOf(db: Db, token: string): Promise<string | null> {
   const [row] = await db.select({ newEmail: emailChangeTokens.newEmail }).from(emailChangeTokens).where(eq(emailChangeTokens.digest, sha256Hex(token)));
   return row?.newEmail ?? null;

@@ -6,7 +6,7 @@ import { sha256Hex } from "@/lib/crypto";
 import { resetEnv } from "@/lib/env";
 import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
 import { authenticate } from "./authenticate";
-import { EmailTakenError, InvalidEmailChangeTokenError, confirmEmailChange } from "./confirm-email-change";
+import { EmailTakenError, InvalidEmailChangeTokenError, confirmEmailChange, findEmailChange } from "./confirm-email-change";
 import { createUser } from "./create-user";
 import { LoginRateLimitedError, StaffInputError } from "./errors";
 import { confirmTwoFactor, enrollTwoFactor } from "./manage-two-factor";
@@ -117,6 +117,7 @@ describe("changing the sign-in e-mail", () => {
     const newEmail = fresh("emc-ok");
     const { token } = await requestEmailChange(testDb(), { userId: m.userId, newEmail, currentPassword: password, ip: ip() });
 
+    expect(await findEmailChange(testDb(), token)).toMatchObject({ newEmail });
     const done = await confirmEmailChange(testDb(), { token, keepSessionId: here.sessionId, client: { ip: "203.0.113.9", userAgent: "test" } });
     expect(done).toMatchObject({ userId: m.userId, email: newEmail });
     expect(await emailOf(m.userId)).toBe(newEmail);
@@ -133,6 +134,7 @@ describe("changing the sign-in e-mail", () => {
     expect(event!.changes).toEqual({ email: { from: m.email, to: newEmail } });
 
     await refusedWith(confirmEmailChange(testDb(), { token }), InvalidEmailChangeTokenError);
+    expect(await findEmailChange(testDb(), token)).toBeNull();
     expect(await emailOf(m.userId)).toBe(newEmail);
   });
 
@@ -140,6 +142,7 @@ describe("changing the sign-in e-mail", () => {
     const m = await newMember();
     const issued = new Date(Date.now() - emailChangeLifetimeMs - 1000);
     const expired = await requestEmailChange(testDb(), { userId: m.userId, newEmail: fresh("emc-old"), currentPassword: password, ip: ip(), now: issued });
+    expect(await findEmailChange(testDb(), expired.token)).toBeNull();
     await refusedWith(confirmEmailChange(testDb(), { token: expired.token }), InvalidEmailChangeTokenError);
     await refusedWith(confirmEmailChange(testDb(), { token: "x".repeat(43) }), InvalidEmailChangeTokenError);
     await refusedWith(confirmEmailChange(testDb(), { token: "../../etc" }), InvalidEmailChangeTokenError);
