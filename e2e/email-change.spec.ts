@@ -54,7 +54,7 @@ test("a staff member changes their sign-in e-mail through the link sent to the n
 
   // Support reads both messages on the mailbox page.
   await signIn(page, admin);
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`/admin/mailbox?to=${encodeURIComponent(member.email)}`);
   await expect(page.getByRole("link", { name: "A change of your Kassa sign-in e-mail was requested" })).toBeVisible();
   await page.goto(`/admin/mailbox?to=${encodeURIComponent(newEmail)}`);
