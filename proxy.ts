@@ -62,8 +62,8 @@ function plainPage(status: 400 | 404, html: string, nonce: string): NextResponse
   return response;
 }
 
-/** Pages anyone may open under /dashboard: signing in, resetting a password, accepting an invitation. */
-const publicStaffPages = /^\/dashboard\/(sign-in|forgot-password|reset-password|invitation)\/?$/;
+/** Pages anyone may open under /dashboard: signing in, resetting a password, accepting an invitation, confirming a new e-mail. */
+const publicStaffPages = /^\/dashboard\/(sign-in|forgot-password|reset-password|invitation|confirm-email)\/?$/;
 
 function needsSignIn(request: NextRequest): boolean {
   const path = request.nextUrl.pathname;

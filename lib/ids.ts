@@ -36,6 +36,7 @@ export const idPrefixes = {
   providerEvent: "pev",
   user: "usr",
   passwordReset: "pwr",
+  emailChange: "emc",
   mailMessage: "msg",
   staffSession: "ses",
   invitation: "inv",

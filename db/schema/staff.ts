@@ -61,6 +61,27 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex("password_reset_tokens_digest_idx").on(t.digest), index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
+/**
+ * A pending change of a user's sign-in e-mail (decision 0052): the new address, and only the SHA-256
+ * of the token mailed to it; single use, for 24 hours. The change happens when the link is opened.
+ */
+export const emailChangeTokens = pgTable(
+  "email_change_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** Normalized (lib/staff/email.ts) when written. */
+    newEmail: text("new_email").notNull(),
+    digest: text("digest").notNull(),
+    expiresAt: tsCol("expires_at").notNull(),
+    usedAt: tsCol("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_change_tokens_digest_idx").on(t.digest), index("email_change_tokens_user_idx").on(t.userId)],
+);
+
 /** The demo business's sign-in (`npm start` prints it on every start): its password, encrypted. */
 export const demoLogins = pgTable("demo_logins", {
   userId: text("user_id")

@@ -50,6 +50,7 @@ export const auditActions = [
   "member.two_factor_enable",
   "member.two_factor_disable",
   "member.two_factor_reset",
+  "member.email_change",
   "payment_link.create",
   "payment_link.activate",
   "payment_link.deactivate",

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { changePassword } from "@/lib/staff/change-password";
 import type { Staff } from "@/lib/staff/current-staff";
 import { LoginRateLimitedError, StaffInputError } from "@/lib/staff/errors";
+import { requestEmailChange } from "@/lib/staff/request-email-change";
 import { endUserSessions } from "@/lib/staff/staff-sessions";
 import { invalid, type ActionResult } from "./staff-action";
 
@@ -25,6 +26,30 @@ export async function changePasswordAs(db: Db, staff: Staff, sessionId: string |
     return { ok: true, message: `Password changed. ${sessionsEnded} other session(s) ended; this one stays signed in.` };
   } catch (error) {
     if (error instanceof StaffInputError) return { ok: false, error: "invalid_password", message: error.message };
+    if (error instanceof LoginRateLimitedError) return { ok: false, error: "rate_limited", message: "Too many failed attempts. Try again later." };
+    throw error;
+  }
+}
+
+const emailChangeSchema = z.object({
+  email: z.string({ error: "Enter the new e-mail" }).trim().min(1, { error: "Enter the new e-mail" }).max(254, { error: "At most 254 characters" }),
+  current: z.string({ error: "Enter your current password" }).min(1, { error: "Enter your current password" }),
+  code: z.string().max(40, { error: "At most 40 characters" }).optional(),
+});
+
+/** Asks to change the sign-in e-mail: the link goes to the new address, a notice to the old (decision 0052). */
+export async function requestEmailChangeAs(db: Db, staff: Staff, input: unknown, ip: string | null): Promise<ActionResult> {
+  const parsed = emailChangeSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error) as ActionResult;
+  try {
+    const { email, current, code } = parsed.data;
+    await requestEmailChange(db, { userId: staff.userId, newEmail: email, currentPassword: current, code, ip });
+    return {
+      ok: true,
+      message: `We sent a confirmation link to ${email.trim().toLowerCase()}. Your sign-in e-mail changes when you open it (within 24 hours); until then it stays ${staff.email}.`,
+    };
+  } catch (error) {
+    if (error instanceof StaffInputError) return { ok: false, error: "invalid_email_change", message: error.message };
     if (error instanceof LoginRateLimitedError) return { ok: false, error: "rate_limited", message: "Too many failed attempts. Try again later." };
     throw error;
   }

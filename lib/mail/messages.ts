@@ -47,6 +47,30 @@ export function twoFactorOffMail(input: { how: "disabled" | "reset"; accountUrl:
   };
 }
 
+/** To the NEW address: the link that makes it the account's sign-in e-mail (decision 0052). */
+export function emailChangeMail(input: { oldEmail: string; newEmail: string; url: string; expiresAt: string }): MailParts {
+  return {
+    subject: "Confirm your new Kassa sign-in e-mail",
+    paragraphs: [
+      `The Kassa account ${input.oldEmail} asked to sign in with ${input.newEmail} from now on.`,
+      "Confirm to make this address the account's sign-in e-mail. Until you do, nothing changes.",
+    ],
+    action: { label: "Confirm the new e-mail", url: input.url },
+    footnote: `The link works once, until ${input.expiresAt.slice(0, 16).replace("T", " ")} UTC. If you did not expect it, ignore this e-mail.`,
+  };
+}
+
+/** To the OLD address: a change was asked for (no link: the confirmation goes to the new address). */
+export function emailChangeNoticeMail(input: { newEmail: string }): MailParts {
+  return {
+    subject: "A change of your Kassa sign-in e-mail was requested",
+    paragraphs: [
+      `Someone signed in to your Kassa account, with your password, asked to change its sign-in e-mail to ${input.newEmail}.`,
+      "The change happens only when the link sent to that address is opened. If it was not you, sign in, change your password at once and sign out everywhere from your account page.",
+    ],
+  };
+}
+
 /** An owner notice: what happened, and where to act. */
 export type OwnerNotice = { subject: string; paragraphs: string[]; action?: { label: string; url: string } };
 

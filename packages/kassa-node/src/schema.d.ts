@@ -3018,6 +3018,7 @@ export interface components {
         | "member.two_factor_enable"
         | "member.two_factor_disable"
         | "member.two_factor_reset"
+        | "member.email_change"
         | "payment_link.create"
         | "payment_link.activate"
         | "payment_link.deactivate";
@@ -7769,6 +7770,7 @@ export interface operations {
           | "member.two_factor_enable"
           | "member.two_factor_disable"
           | "member.two_factor_reset"
+          | "member.email_change"
           | "payment_link.create"
           | "payment_link.activate"
           | "payment_link.deactivate";

@@ -5,11 +5,12 @@ import { getDb } from "@/lib/db";
 import { twoFactorStatus } from "@/lib/staff/manage-two-factor";
 import { requireStaff } from "@/lib/staff/current-staff";
 import { signOutEverywhereAction } from "./actions";
+import { EmailForm } from "./email-form";
 import { PasswordForm } from "./password-form";
 
 export const metadata = { title: "Your account" };
 
-// GET /dashboard/account: the signed-in user's password and sessions (decision 0044).
+// GET /dashboard/account: the signed-in user's e-mail, password and sessions (decisions 0044, 0052).
 export default async function AccountPage() {
   const staff = await requireStaff();
   const twoFactor = await twoFactorStatus(await getDb(), { id: staff.userId, isAdmin: staff.isAdmin });
@@ -26,6 +27,17 @@ export default async function AccountPage() {
         </CardHeader>
         <CardContent>
           <PasswordForm />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Change e-mail</CardTitle>
+          <CardDescription>
+            We send a link to the new address; your sign-in e-mail changes when you open it, and your other devices are signed out. Your current address gets a notice.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <EmailForm askCode={twoFactor.enabled} />
         </CardContent>
       </Card>
       <Card>
