@@ -1,7 +1,9 @@
+import { afterAll, beforeAll } from "vitest";
 import type { DatabaseHandle, Db } from "@/db/client";
 import { dispatch } from "@/lib/api/routes";
 import { createBusiness, type CreateBusinessInput } from "@/lib/businesses/create-business";
 import { clientIpHeader } from "@/lib/http/client-ip";
+import { resetEnv } from "@/lib/env";
 import { checkResponseAgainstDocument } from "./openapi-responses";
 
 let current: DatabaseHandle | null = null;
@@ -74,4 +76,26 @@ export function sessionBody(overrides: Record<string, unknown> = {}) {
     ],
     ...overrides,
   };
+}
+
+/**
+ * Sets environment variables for the calling test file (before its tests; `resetEnv()` so
+ * `env()` reads them) and restores what was there after.
+ */
+export function withTestEnv(vars: Record<string, string>): void {
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const [name, value] of Object.entries(vars)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+    resetEnv();
+  });
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetEnv();
+  });
 }

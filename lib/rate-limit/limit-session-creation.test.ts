@@ -1,29 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { installDatabase } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { isErrorMessage } from "@/test/api-assertions";
-import { api, createTestBusiness, sessionBody, testDb, testHandle, type ApiResult } from "@/test/helpers";
+import { api, createTestBusiness, sessionBody, testDb, testHandle, type ApiResult, withTestEnv } from "@/test/helpers";
 
 const limits = { RATE_LIMIT_SESSION_PUBLIC: "3", RATE_LIMIT_SESSION_SECRET: "4", RATE_LIMIT_WINDOW_SECONDS: "60" };
-const saved: Record<string, string | undefined> = {};
-
-beforeAll(() => {
-  for (const [name, value] of Object.entries(limits)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-  resetEnv();
-});
-
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetEnv();
-});
+withTestEnv(limits);
 
 const post = (key: string, ip = "203.0.113.10") => api("POST", "/session", { key, body: sessionBody(), ip });
 

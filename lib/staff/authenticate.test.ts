@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import type * as Argon2 from "@node-rs/argon2";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { users } from "@/db/schema";
-import { resetEnv } from "@/lib/env";
-import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
+import { createTestBusiness, testDb, uniqueName, withTestEnv } from "@/test/helpers";
 import { authenticate } from "./authenticate";
 import { createUser } from "./create-user";
 import { LoginRateLimitedError } from "./errors";
@@ -28,24 +27,7 @@ async function workOf(attempt: Promise<unknown>) {
   return [...verifications.seen];
 }
 
-const limits = { RATE_LIMIT_LOGIN_EMAIL: "3", RATE_LIMIT_LOGIN_IP: "5", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" };
-const saved: Record<string, string | undefined> = {};
-
-beforeAll(() => {
-  for (const [name, value] of Object.entries(limits)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-  resetEnv();
-});
-
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetEnv();
-});
+withTestEnv({ RATE_LIMIT_LOGIN_EMAIL: "3", RATE_LIMIT_LOGIN_IP: "5", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" });
 
 const password = "a long password";
 let counter = 0;

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditEvents, emailChangeTokens, mailMessages, users } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
-import { resetEnv } from "@/lib/env";
-import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
+import { createTestBusiness, testDb, uniqueName, withTestEnv } from "@/test/helpers";
 import { authenticate } from "./authenticate";
 import { EmailTakenError, InvalidEmailChangeTokenError, confirmEmailChange, findEmailChange } from "./confirm-email-change";
 import { createUser } from "./create-user";
@@ -13,22 +12,7 @@ import { confirmTwoFactor, enrollTwoFactor } from "./manage-two-factor";
 import { emailChangeLifetimeMs, requestEmailChange } from "./request-email-change";
 import { openStaffSession, staffSessionOpen } from "./staff-sessions";
 
-const limits = { RATE_LIMIT_LOGIN_EMAIL: "4", RATE_LIMIT_LOGIN_IP: "50", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const [name, value] of Object.entries(limits)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-  resetEnv();
-});
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetEnv();
-});
+withTestEnv({ RATE_LIMIT_LOGIN_EMAIL: "4", RATE_LIMIT_LOGIN_IP: "50", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" });
 
 const password = "the account password";
 let counter = 0;

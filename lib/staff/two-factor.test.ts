@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditEvents, businesses, mailMessages, staffRecoveryCodes, staffTwoFactor, users } from "@/db/schema";
 import { withAuditActor } from "@/lib/audit/audit-actor";
-import { resetEnv } from "@/lib/env";
-import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
+import { createTestBusiness, testDb, uniqueName, withTestEnv } from "@/test/helpers";
 import { createUser } from "./create-user";
 import { LoginRateLimitedError, StaffInputError } from "./errors";
 import {
@@ -20,22 +19,7 @@ import { issueSignInTicket, readSignInTicket } from "./sign-in-ticket";
 import { openStaffSession, staffSessionOpen } from "./staff-sessions";
 import { recoveryCodeDigest, twoFactorEnabled, verifySecondFactor } from "./two-factor";
 
-const limits = { RATE_LIMIT_LOGIN_EMAIL: "4", RATE_LIMIT_LOGIN_IP: "50", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const [name, value] of Object.entries(limits)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-  resetEnv();
-});
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetEnv();
-});
+withTestEnv({ RATE_LIMIT_LOGIN_EMAIL: "4", RATE_LIMIT_LOGIN_IP: "50", RATE_LIMIT_LOGIN_WINDOW_SECONDS: "600" });
 
 const password = "a long password";
 /** A fixed instant (on a step boundary) the codes are computed for. */
