@@ -132,7 +132,7 @@ async function applyPaidRenewal(tx: Db, state: CycleState, invoice: ProviderInvo
     session,
     payment: succeeded!,
     cycle,
-    locale: await signupLocale(tx, current),
+    locale: business.sendReceipts ? await signupLocale(tx, current) : null,
     email: current.payerDetails?.email ?? current.customerEmail,
   });
   return { cycle, outcome: "paid" };
