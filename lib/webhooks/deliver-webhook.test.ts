@@ -337,7 +337,8 @@ describe("outbound webhooks", () => {
     let up = false;
     const hooks = await receiver(() => (up ? { status: 200 } : { status: 500 }));
     const biz = await createWebhookBusiness(hooks.url);
-    worker({ ...compressed, scheduleMs: [0, 10, 10, 10] });
+    const fast = { ...compressed, scheduleMs: [0, 10, 10, 10] };
+    const first = worker(fast);
     const since = new Date(Date.now() - 1000);
     const events: WebhookEvent[] = [];
     for (let i = 0; i < 3; i++) events.push((await payAndEmit(biz, await createSessionRow(biz)))!);
@@ -347,11 +348,15 @@ describe("outbound webhooks", () => {
     ).toEqual(events.map((e) => e.id).sort());
 
     up = true;
+    // No worker while the resent event waits: a second resend must find it still pending, however
+    // fast a running worker would have delivered it.
+    await first.stop();
     const resent = await resendWebhookEvent(testDb(), biz.business.id, events[0]!.id);
     expect(resent).toMatchObject({ status: "pending", round: 2, attemptsInRound: 0 });
     await expect(resendWebhookEvent(testDb(), biz.business.id, events[0]!.id)).rejects.toThrow(
       /still being delivered/,
     );
+    worker(fast);
     await waitUntil(() => settled(events[0]!.id));
     expect(await eventRow(events[0]!.id)).toMatchObject({ status: "delivered", attemptCount: 5, round: 2 });
 
