@@ -1,29 +1,12 @@
 import { afterAll, beforeAll } from "vitest";
-import type { DatabaseHandle, Db } from "@/db/client";
 import { dispatch } from "@/lib/api/routes";
 import { createBusiness, type CreateBusinessInput } from "@/lib/businesses/create-business";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { resetEnv } from "@/lib/env";
+import { testDb } from "./test-handle";
 import { checkResponseAgainstDocument } from "./openapi-responses";
 
-let current: DatabaseHandle | null = null;
-
-export function setTestHandle(handle: DatabaseHandle | null): DatabaseHandle | null {
-  const previous = current;
-  current = handle;
-  return previous;
-}
-
-/** This test file's own database. */
-export function testDb(): Db {
-  if (!current) throw new Error("no test database: is test/setup-file.ts in vitest's setupFiles?");
-  return current.db;
-}
-
-export function testHandle(): DatabaseHandle {
-  if (!current) throw new Error("no test database");
-  return current;
-}
+export { setTestHandle, testDb, testHandle } from "./test-handle";
 
 let counter = 0;
 export function uniqueName(prefix = "biz"): string {
@@ -44,7 +27,13 @@ export type ApiResult<T = Record<string, unknown>> = { status: number; headers: 
 export async function api<T = Record<string, unknown>>(
   method: string,
   path: string,
-  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string } = {},
+  options: {
+    key?: string | null;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    ip?: string;
+  } = {},
 ): Promise<ApiResult<T>> {
   const headers = new Headers(options.headers);
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
@@ -54,7 +43,10 @@ export async function api<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers.set("content-type", "application/json");
   }
-  const response = await dispatch(new Request(`http://kassa.test/api${path}`, { method, headers, body }), "/api");
+  const response = await dispatch(
+    new Request(`http://kassa.test/api${path}`, { method, headers, body }),
+    "/api",
+  );
   const text = await response.text();
   // JSON is parsed; a file (the CSV exports) or a page (the payer's redirect hop) is kept as its text.
   const textual = /^text\/(csv|plain|html)/.test(response.headers.get("content-type") ?? "");

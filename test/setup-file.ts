@@ -2,18 +2,33 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
+import { jobKinds } from "@/db/schema/jobs";
 import { installDatabaseOpener, uninstallDatabase } from "@/lib/db";
-import { registerAllJobHandlers } from "@/lib/job-handlers";
+import type { JobHandler } from "@/lib/jobs/job-outcome";
+import { registerJobHandlers } from "@/lib/jobs/registry";
 import { registerApiRouter } from "@/lib/api/register-router";
 import { resetEnv } from "@/lib/env";
-import { createTestDatabase } from "./database";
-import { setTestHandle } from "./helpers";
+import { setTestHandle } from "./test-handle";
 
 process.env.ENCRYPTION_KEY ??= "0".repeat(64);
 process.env.LOG_LEVEL ??= "error";
 (process.env as Record<string, string>).NODE_ENV = "test";
 resetEnv();
-registerAllJobHandlers();
+// Every job kind's handler, loaded with the domains it runs on the first job: most files run none,
+// and loading them all costs each file about a second.
+const handlers = () => import("@/lib/job-handlers").then((module) => module.jobHandlers);
+registerJobHandlers(
+  Object.fromEntries(
+    jobKinds.map((kind): [string, JobHandler] => [
+      kind,
+      async (...args) => {
+        const handler = (await handlers())[kind];
+        if (!handler) throw new Error(`no handler for ${kind} jobs in lib/job-handlers.ts`);
+        return handler(...args);
+      },
+    ]),
+  ),
+);
 registerApiRouter();
 
 // Each file gets its own database, opened when first used: an in-memory PGlite costs seconds of CPU
@@ -22,10 +37,12 @@ registerApiRouter();
 // that testDb() can answer synchronously; code under test opens it on its first getDb().
 let opened: Promise<DatabaseHandle> | undefined;
 const open = () =>
-  (opened ??= createTestDatabase(inject("runId"), inject("pgliteSnapshot")).then((handle) => {
-    setTestHandle(handle);
-    return handle;
-  }));
+  (opened ??= import("./database")
+    .then(({ createTestDatabase }) => createTestDatabase(inject("runId"), inject("pgliteSnapshot")))
+    .then((handle) => {
+      setTestHandle(handle);
+      return handle;
+    }));
 installDatabaseOpener(open);
 
 const usesTestHelpers = /@\/test\/|from "\.\.?\/(helpers|loopback-api)"/;
