@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { resetEnv } from "@/lib/env";
+import { runCliCommand } from "./run-cli-command";
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, "..", "bin", "kassa.mjs");
@@ -21,6 +23,16 @@ async function kassa(...args: string[]) {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** The same command in this process (server/cli.ts only prints this output): for tables of refusals. */
+async function kassaHere(...args: string[]) {
+  process.env.DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+  delete process.env.ALLOW_PRIVATE_WEBHOOK_URLS;
+  resetEnv();
+  const { stdout, stderr, exitCode } = await runCliCommand(args);
+  return { code: exitCode, stdout, stderr };
 }
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -54,16 +66,16 @@ describe.runIf(embeddedPass)("npx kassa", () => {
     const missing = await kassa("business", "create", "--json");
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toEqual({ error: expect.stringContaining("--name is required") });
-    const badMode = await kassa("business", "create", "--name", "X", "--mode", "staging");
+    const badMode = await kassaHere("business", "create", "--name", "X", "--mode", "staging");
     expect(badMode.code).toBe(2);
     expect(badMode.stderr).toContain("--mode must be one of sandbox, live");
-    const badEvent = await kassa("business", "create", "--name", "X", "--events", "succeeded,exploded");
+    const badEvent = await kassaHere("business", "create", "--name", "X", "--events", "succeeded,exploded");
     expect(badEvent.code).toBe(2);
     expect(badEvent.stderr).toContain("unknown event kinds: exploded");
-    const loopback = await kassa("business", "create", "--name", "X", "--webhook-url", "http://127.0.0.1:9/hooks");
+    const loopback = await kassaHere("business", "create", "--name", "X", "--webhook-url", "http://127.0.0.1:9/hooks");
     expect(loopback.code).toBe(2);
     expect(loopback.stderr).toContain("must reach a public address");
-    const unknown = await kassa("frobnicate");
+    const unknown = await kassaHere("frobnicate");
     expect(unknown.code).toBe(2);
     const listed = JSON.parse((await kassa("business", "list", "--json")).stdout) as { data: { name: string }[] };
     expect(listed.data.map((b) => b.name)).not.toContain("X");

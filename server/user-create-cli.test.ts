@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { resetEnv } from "@/lib/env";
+import { runCliCommand } from "./run-cli-command";
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, "..", "bin", "kassa.mjs");
@@ -20,6 +22,18 @@ async function kassa(...args: string[]) {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/**
+ * The same command run in this process, as its own process would run it (server/cli.ts only
+ * prints this output and exits with its code): for tables of refusals, without a process's start each.
+ */
+async function kassaHere(...args: string[]) {
+  process.env.DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+  resetEnv();
+  const { stdout, stderr, exitCode } = await runCliCommand(args);
+  return { code: exitCode, stdout, stderr };
 }
 
 async function business(name: string): Promise<string> {
@@ -89,8 +103,13 @@ describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
       [["--email", "x@example.com", "--password", "a long password", "--business", "biz_nope"], "no business biz_nope"],
       [["--email", "x@example.com", "--password", "a long password", "--business", biz, "--role", "boss"], "--role must be one of owner, manager, admin"],
     ];
+    // One refusal through a process of its own (exit code and stdout), the others in this process.
+    const [firstArgs, firstMessage] = cases[0]!;
+    const refused = await kassa("user", "create", ...firstArgs, "--json");
+    expect(refused.code).toBe(2);
+    expect((JSON.parse(refused.stdout) as { error: string }).error).toContain(firstMessage);
     for (const [args, message] of cases) {
-      const result = await kassa("user", "create", ...args, "--json");
+      const result = await kassaHere("user", "create", ...args, "--json");
       expect(result.code, args.join(" ")).toBe(2);
       expect((JSON.parse(result.stdout) as { error: string }).error).toContain(message);
     }
