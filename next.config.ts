@@ -4,13 +4,23 @@ const nextConfig: NextConfig = {
   // The Stripe emulator ships TypeScript source. PGlite and postgres.js are loaded at run time from node_modules, never bundled;
   // so is esbuild (a native binary), which builds the browser SDK at its first request (decision 0023).
   transpilePackages: ["@kassa/stripe-emulator"],
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "drizzle-orm", "rate-limiter-flexible", "geoip-country", "esbuild"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "postgres",
+    "drizzle-orm",
+    "rate-limiter-flexible",
+    "geoip-country",
+    "esbuild",
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   // The server bounds every request body per route before Next reads it (server/body-limit.ts:
   // 1 MB for server actions, a little more for the logo form); Next's own limit, above those, would
   // answer a bare 500.
   experimental: { serverActions: { bodySizeLimit: "2mb" } },
+  // CI type-checks the whole tree (`npm run typecheck`) before it builds: KASSA_BUILD_TYPECHECK=0
+  // spares the build a second pass over the same files (about 30 s of a 2-core machine).
+  typescript: { ignoreBuildErrors: process.env.KASSA_BUILD_TYPECHECK === "0" },
 };
 
 export default nextConfig;

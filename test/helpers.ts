@@ -1,10 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
-import { dispatch } from "@/lib/api/routes";
 import { createBusiness, type CreateBusinessInput } from "@/lib/businesses/create-business";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { resetEnv } from "@/lib/env";
 import { testDb } from "./test-handle";
-import { checkResponseAgainstDocument } from "./openapi-responses";
 
 export { setTestHandle, testDb, testHandle } from "./test-handle";
 
@@ -43,6 +41,11 @@ export async function api<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers.set("content-type", "application/json");
   }
+  // The router and the OpenAPI document load on a file's first call: many files never make one.
+  const [{ dispatch }, { checkResponseAgainstDocument }] = await Promise.all([
+    import("@/lib/api/routes"),
+    import("./openapi-responses"),
+  ]);
   const response = await dispatch(
     new Request(`http://kassa.test/api${path}`, { method, headers, body }),
     "/api",
