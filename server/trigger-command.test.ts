@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions, webhookEvents, webhookEventTypes } from "@/db/schema";
@@ -87,4 +92,23 @@ describe("kassa trigger", () => {
     expect(JSON.parse(output.stdout).error).toMatch(/does not receive refunded events/);
     expect(await sessionCount(biz.business.id)).toBe(0);
   });
+});
+
+// The CLI on its own embedded database (no server): it runs the jobs itself and exits.
+describe.runIf(!process.env.DATABASE_URL)("npx kassa trigger, without a server", () => {
+  it("expired: the expiry job runs in the CLI, the JSON names the event, the process exits", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-trigger-cli-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error" };
+    delete env.DATABASE_URL;
+    const bin = path.resolve(import.meta.dirname, "..", "bin", "kassa.mjs");
+    const kassa = (...args: string[]) => promisify(execFile)(process.execPath, [bin, ...args], { env, timeout: 90_000 });
+    try {
+      const created = await kassa("business", "create", "--name", "Trigger", "--events", "succeeded,expired", "--json");
+      const { id } = JSON.parse(created.stdout) as { id: string };
+      const triggered = JSON.parse((await kassa("trigger", "expired", "--business", id, "--json")).stdout) as TriggerResult;
+      expect(triggered).toMatchObject({ business_id: id, kind: "expired", event: { type: "expired", status: "skipped" } });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import { webhookEventTypes, type WebhookEvent, type WebhookEventType } from "@/db/schema";
 import { findBusiness } from "@/lib/businesses/create-business";
 import { BadRequestError, NotFoundError } from "@/lib/errors";
+import { isoMicros } from "@/lib/time";
 import { againKinds } from "@/lib/webhooks/emit-webhook-event";
 import { triggerRecipes } from "./trigger-recipes";
 
@@ -61,5 +62,5 @@ function eventJson(event: WebhookEvent): TriggerResult["event"] {
   } catch {
     // kept as the stored text
   }
-  return { id: event.id, type: event.type, status: event.status, created_at: String(event.createdAt), body };
+  return { id: event.id, type: event.type, status: event.status, created_at: isoMicros(event.createdAt), body };
 }
