@@ -8,6 +8,7 @@ import { attemptBody, forwardEvent, forwardLine, type ListenedEvent } from "./li
 export const listenUsage = "kassa listen --forward-to URL [--api-base URL] [--key sk_…]";
 const waitSeconds = 25;
 const maxBackoffMs = 10_000;
+const pageSize = 10;
 
 export type ListenOptions = {
   forwardTo: string;
@@ -79,7 +80,9 @@ export async function listen(options: ListenOptions): Promise<void> {
   let lost = false;
   while (!options.signal.aborted) {
     try {
-      const query = `?wait=${waitSeconds}${after ? `&after=${encodeURIComponent(after)}` : ""}`;
+      // Small pages: the headers are signed when handed out, and a receiver checking
+      // webhook-timestamp (Standard Webhooks allows 5 minutes) must still accept the last one.
+      const query = `?wait=${waitSeconds}&limit=${pageSize}${after ? `&after=${encodeURIComponent(after)}` : ""}`;
       const page = await call<{ data: ListenedEvent[]; after: string }>(options, `/webhooks/listen${query}`);
       if (lost) options.print("Reconnected.");
       lost = false;

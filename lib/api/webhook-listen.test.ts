@@ -82,6 +82,19 @@ describe("GET /webhooks/listen", () => {
     expect(fromStart.events.map((e) => e.id)).toEqual(first3.events.map((e) => e.id));
   });
 
+  it("on an advanced sandbox clock, test events come in order with the others", async () => {
+    const biz = await paymentsBusiness({ webhookUrl: "https://example.com/hooks" });
+    const start = await listenPage(biz);
+    const advanced = await api("POST", "/sandbox/clock/advance", { key: biz.secretKey, body: { seconds: 86_400 } });
+    expect(advanced.status).toBe(200);
+    await paidSession(biz);
+    const sent = await api<{ id: string }>("POST", "/webhooks/test", { key: biz.secretKey, body: { type: "refunded" } });
+    expect(sent.status).toBe(201);
+    const { events } = await collect(biz, start.body.after, 2);
+    expect(events.map((e) => e.type)).toEqual(["succeeded", "refunded"]);
+    expect(events[1]!.id).toBe(sent.body.id);
+  });
+
   it("bad parameters: 400 naming them, never another business's event", async () => {
     const biz = await paymentsBusiness();
     const other = await paymentsBusiness();
