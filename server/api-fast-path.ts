@@ -58,7 +58,7 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
   return async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       compress(req, res, noop);
-      const request = await toRequest(req, port);
+      const request = await toRequest(req, port, clientGone(res));
       if (!request) return; // the client went away while sending its body
       let response: Response;
       try {
@@ -84,7 +84,19 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
   };
 }
 
-async function toRequest(req: http.IncomingMessage, port: number): Promise<Request | null> {
+/**
+ * Aborts when the connection closes before the answer was written: a long poll (GET
+ * /webhooks/listen) then stops waiting for a client that went away.
+ */
+function clientGone(res: http.ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
+async function toRequest(req: http.IncomingMessage, port: number, signal: AbortSignal): Promise<Request | null> {
   const incoming = req.headers;
   // What Next's server adds before its handlers see the request (base-server.ts), kept so that
   // x-forwarded-for reads the same to lib/http/client-ip.ts behind a trusted proxy.
@@ -103,7 +115,7 @@ async function toRequest(req: http.IncomingMessage, port: number): Promise<Reque
   const protocol = forwardedProto?.includes("https") ? "https" : "http";
   const url = `${protocol}://localhost:${port}${req.url}`;
   const method = req.method!;
-  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers });
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal });
 
   // No length and not chunked: no body (a preflight, a bodiless POST).
   if (incoming["content-length"] === undefined && incoming["transfer-encoding"] === undefined)

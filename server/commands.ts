@@ -14,17 +14,21 @@ import { StaffInputError } from "@/lib/staff/errors";
 import { postgresBackupAdvice } from "./backup-advice";
 import { backupDatabase, BackupTargetExistsError, embeddedClient } from "./backup-database";
 import { stripeConnectCommand } from "./stripe-connect-command";
+import { triggerCommand } from "./trigger-command";
+import { UsageError } from "./usage-error";
 import { userResetTwoFactorCommand } from "./user-two-factor-command";
 import { demoLoginCommand, userCreateCommand, userDisableCommand, userListCommand, userRemoveCommand } from "./user-create-command";
 
 type Options = ParseArgsConfig["options"];
 export type Values = Record<string, string | boolean | undefined>;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export type Command = {
   usage: string;
   options: Options;
+  /** The name one positional argument is stored under in the values (`trigger <kind>`); none by default. */
+  positional?: string;
   run: (db: Db, values: Values) => Promise<{ json: unknown; text: string; exitCode?: number }>;
 };
 
@@ -233,6 +237,20 @@ export const commands: Record<string, Command> = {
     // The CLI runs restore itself, never a server (server/restore-command.ts): this entry gives it
     // its usage line and option parsing.
     run: () => Promise.reject(new UsageError("kassa restore runs in the CLI, with no server on DATA_DIR")),
+  },
+  trigger: {
+    usage: "kassa trigger <kind> --business ID [--json]",
+    options: { business: { type: "string" } },
+    positional: "kind",
+    run: (db, values) =>
+      triggerCommand(db, { kind: typeof values.kind === "string" ? values.kind.trim() : undefined, businessId: required(values, "business") }),
+  },
+  listen: {
+    usage: "kassa listen --forward-to URL [--api-base URL] [--key sk_…]",
+    options: { "forward-to": { type: "string" }, "api-base": { type: "string" }, key: { type: "string" } },
+    // A client of the HTTP API, run by the CLI itself and never by a server (server/listen-command.ts):
+    // this entry gives it its usage line.
+    run: () => Promise.reject(new UsageError("kassa listen runs in the CLI only")),
   },
   "payout-balance transfer": {
     usage: "kassa payout-balance transfer --business ID --amount CENTS [--json]",

@@ -28,8 +28,15 @@ export function parseCommand(argv: string[]): ParsedCommand | CommandOutput {
   if (!command) return fail(json, `Unknown command "${argv.filter((a) => !a.startsWith("-")).join(" ")}".\n${helpText()}`, 2);
   const rest = argv.slice(commands[name] ? 2 : 1);
   try {
-    const { values } = parseArgs({ args: rest, options: { ...command.options, json: { type: "boolean" } }, strict: true });
-    return { command, values: values as Values, json };
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...command.options, json: { type: "boolean" } },
+      strict: true,
+      allowPositionals: command.positional !== undefined,
+    });
+    if (command.positional === undefined) return { command, values: values as Values, json };
+    if (positionals.length > 1) throw new Error(`one ${command.positional} only, not "${positionals.join(" ")}"`);
+    return { command, values: { ...(values as Values), [command.positional]: positionals[0] }, json };
   } catch (error) {
     return fail(json, `${(error as Error).message}\nUsage: npx ${command.usage}`, 2);
   }

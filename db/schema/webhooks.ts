@@ -68,6 +68,8 @@ export const webhookEvents = pgTable(
   ],
 );
 
+export const webhookDeliverySources = ["delivery", "listen"] as const;
+
 /** One HTTP attempt of an event: written before the request is sent, completed after. */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
@@ -99,8 +101,13 @@ export const webhookDeliveries = pgTable(
     outcome: text("outcome", { enum: ["in_flight", "succeeded", "failed", "interrupted"] })
       .notNull()
       .default("in_flight"),
+    /**
+     * `delivery`: an attempt of the event's schedule; `listen`: the answer of a developer's
+     * `npx kassa listen` forwarding it (numbered on its own, outside the schedule; decision 0053).
+     */
+    source: text("source", { enum: webhookDeliverySources }).notNull().default("delivery"),
   },
-  (t) => [uniqueIndex("webhook_deliveries_number_idx").on(t.eventId, t.number)],
+  (t) => [uniqueIndex("webhook_deliveries_number_idx").on(t.eventId, t.source, t.number)],
 );
 
 /** The token a rotation replaced, still used to sign (webhook-signature) until it expires. */

@@ -307,6 +307,18 @@ const cases: Record<string, () => Promise<Case>> = {
       refusal: 409,
     };
   },
+  "/webhooks/events/:event_id/listen-attempts": async () => {
+    const biz = await secretBiz();
+    const sent = await api<{ id: string }>("POST", "/webhooks/test", { key: biz.secretKey, body: {} });
+    expect(sent.status).toBe(201);
+    const attempt = { url: "http://localhost:4000/hook", status_code: 200, duration_ms: 5 };
+    return {
+      path: `/webhooks/events/${sent.body.id}/listen-attempts`,
+      key: biz.secretKey,
+      body: attempt,
+      other: { ...attempt, status_code: 500 },
+    };
+  },
   "/webhooks/test": async () => {
     const biz = await secretBiz();
     return { path: "/webhooks/test", key: biz.secretKey, body: {}, other: { type: "refunded" } };

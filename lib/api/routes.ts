@@ -64,6 +64,7 @@ import {
   postWebhookTest,
   postWebhookTokenRotate,
 } from "./webhooks";
+import { getWebhookListen, postWebhookListenAttempt } from "./webhook-listen";
 import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-keys";
 import { getOpenApiDocument } from "./openapi";
 import { getLiveness, getReadiness } from "./health";
@@ -151,6 +152,8 @@ export const routes: Route[] = [
   { method: "POST", pattern: "/webhooks/events/resend-failed", handler: postWebhookEventsResendFailed },
   { method: "GET", pattern: "/webhooks/events/:event_id", handler: getWebhookEventHandler },
   { method: "POST", pattern: "/webhooks/events/:event_id/resend", handler: postWebhookEventResend },
+  { method: "POST", pattern: "/webhooks/events/:event_id/listen-attempts", handler: postWebhookListenAttempt },
+  { method: "GET", pattern: "/webhooks/listen", handler: getWebhookListen },
   { method: "POST", pattern: "/webhooks/test", handler: postWebhookTest },
   { method: "GET", pattern: "/webhooks/token", handler: getWebhookToken },
   { method: "POST", pattern: "/webhooks/token/rotate", handler: postWebhookTokenRotate },

@@ -193,7 +193,7 @@ function eventEntries(e: DetailEvent): TimelineEntry[] {
     entries.push({
       at: isoMicros(d.startedAt),
       kind: "delivery",
-      title: `Delivery attempt ${d.number} of ${e.type}`,
+      title: d.source === "listen" ? `kassa listen forward ${d.number} of ${e.type}` : `Delivery attempt ${d.number} of ${e.type}`,
       detail: `${outcome}${d.durationMs !== null ? ` in ${d.durationMs} ms` : ""}`,
       tone: d.outcome === "succeeded" ? "good" : d.outcome === "in_flight" ? "neutral" : "bad",
     });

@@ -23,6 +23,7 @@ import { registerPayouts } from "./paths/payouts";
 import { registerProviderCallbacks } from "./paths/provider-callbacks";
 import { registerSandboxHelpers } from "./paths/sandbox";
 import { registerWebhookOperations } from "./paths/webhook-operations";
+import { registerWebhookListen } from "./paths/webhook-listen";
 import { registerPaymentLinks } from "./paths/payment-links";
 import { registerPayments } from "./paths/payments";
 import { registerSessions } from "./paths/sessions";
@@ -41,6 +42,7 @@ const areas: RegisterArea[] = [
   registerCheckout,
   registerPayouts,
   registerWebhookOperations,
+  registerWebhookListen,
   registerApiKeys,
   registerSandboxHelpers,
   registerProviderCallbacks,

@@ -96,6 +96,8 @@ export async function sendTestWebhookEvent(
         body,
         status: "pending",
         nextAttemptAt: businessNowSql(businessId, firstDelayMs),
+        // On the business's clock like every event: the log and GET /webhooks/listen order by it.
+        createdAt: businessNowSql(businessId),
       })
       .returning();
     await enqueueJob(tx, {

@@ -57,6 +57,7 @@ export function webhookAttemptView(
       : reconstructedHeaders(event, attempt, tokens);
   return {
     number: attempt.number,
+    source: attempt.source,
     round: attempt.round,
     status: attempt.outcome,
     started_at: isoMicros(attempt.startedAt),

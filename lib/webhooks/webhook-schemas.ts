@@ -51,7 +51,11 @@ export type WebhookEndpointView = z.infer<typeof WebhookEndpointSchema>;
 
 export const WebhookAttemptSchema = z
   .strictObject({
-    number: z.int().min(1).meta({ description: "1-based over all rounds." }),
+    number: z.int().min(1).meta({ description: "1-based over all rounds (`listen` answers are numbered on their own)." }),
+    source: z.enum(["delivery", "listen"]).meta({
+      description:
+        "`delivery`: an attempt of the event's schedule. `listen`: the answer of a developer's `npx kassa listen`, which forwarded the event to a local URL; it is not one of the 4 attempts and changes nothing of the event's delivery.",
+    }),
     round: z.int().min(1).meta({ description: "1 for the event's first delivery, +1 for each resend." }),
     status: z.enum(["in_flight", "succeeded", "failed", "interrupted"]),
     started_at: timestamp,

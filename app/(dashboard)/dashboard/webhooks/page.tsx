@@ -37,7 +37,7 @@ function Attempt({ attempt }: { attempt: WebhookEventView["attempts"][number] })
     <li className="grid gap-2 rounded-md border p-3">
       <p className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">
-          Attempt {attempt.number} (round {attempt.round})
+          {attempt.source === "listen" ? `kassa listen ${attempt.number}` : `Attempt ${attempt.number} (round ${attempt.round})`}
         </span>
         <Badge variant={attempt.status === "succeeded" ? "success" : attempt.status === "in_flight" ? "secondary" : "destructive"}>{attempt.status}</Badge>
         <span className="text-muted-foreground">
@@ -254,7 +254,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                       {event.attempts.length > 0 ? (
                         <ol className="grid gap-2" aria-label={`Attempts of ${event.id}`}>
                           {event.attempts.map((a) => (
-                            <Attempt key={`${a.round}-${a.number}`} attempt={a} />
+                            <Attempt key={`${a.source}-${a.round}-${a.number}`} attempt={a} />
                           ))}
                         </ol>
                       ) : (

@@ -250,7 +250,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
                         <ul className="grid gap-1 text-xs">
                           {e.deliveries.map((d) => (
                             <li key={d.id}>
-                              #{d.number} {formatDateTime(d.startedAt)} — {d.statusCode ? `HTTP ${d.statusCode}` : d.outcome}
+                              {d.source === "listen" ? "kassa listen " : ""}#{d.number} {formatDateTime(d.startedAt)} — {d.statusCode ? `HTTP ${d.statusCode}` : d.outcome}
                               {d.durationMs !== null ? `, ${d.durationMs} ms` : ""}
                               {d.error ? `: ${d.error}` : ""}
                             </li>
