@@ -20,8 +20,13 @@ export function withLoopbackApi(options: { allowPrivateWebhookUrls?: boolean } =
         const headers = new Headers();
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
         const body = chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
+        // A client that goes away ends its request (a long poll stops waiting), as in the server.
+        const gone = new AbortController();
+        res.on("close", () => {
+          if (!res.writableFinished) gone.abort();
+        });
         void dispatch(
-          new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }),
+          new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body, signal: gone.signal }),
           "/api",
         ).then(async (response) => {
           res.writeHead(response.status, {
@@ -44,6 +49,7 @@ export function withLoopbackApi(options: { allowPrivateWebhookUrls?: boolean } =
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     resetEnv();
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 }
