@@ -63,3 +63,36 @@ test("a payment link made in the dashboard takes a sandbox card payment", async 
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Link deactivated" })).toBeVisible();
 });
+
+// A link with a quantity range: the payer chooses the quantity on the hosted checkout (a plain
+// form, no script), which makes the session for that quantity.
+test("the payer changes a link's quantity on the checkout", async ({ page, business }) => {
+  const auth = { authorization: `Bearer ${business.secret_key}` };
+  const created = await page.request.post("/api/payment-links", {
+    headers: auth,
+    data: {
+      amount: 1200,
+      currency: "USD",
+      items: [{ name: "Seat", quantity: 1, price: 1200 }],
+      adjustable_quantity: { minimum: 1, maximum: 4 },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { url } = (await created.json()) as { url: string };
+  await page.goto(url);
+  await expect(page).toHaveURL(/\/checkout\/cs_/);
+  const first = page.url();
+  const form = page.getByTestId("link-quantity");
+  await expect(form.getByLabel("Quantity")).toHaveValue("1");
+  await expect(form).toContainText("From 1 to 4");
+  await expectAccessible(page);
+
+  await form.getByLabel("Quantity").fill("3");
+  await form.getByRole("button", { name: "Update quantity" }).click();
+  await expect(page).toHaveURL(/\/checkout\/cs_/);
+  expect(page.url()).not.toBe(first);
+  await expect(page.getByTestId("link-quantity").getByLabel("Quantity")).toHaveValue("3");
+  const sessionId = new URL(page.url()).pathname.split("/").pop()!;
+  const session = await page.request.get(`/api/payment/${sessionId}`, { headers: auth });
+  expect(await session.json()).toMatchObject({ amount: 3600, items: [{ name: "Seat", quantity: 3, price: 1200 }] });
+});

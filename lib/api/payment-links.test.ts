@@ -5,6 +5,7 @@ import { resetEnv } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { api, testDb } from "@/test/helpers";
+import { linkQuantityChoice } from "@/lib/payment-links/link-quantity-choice";
 import { getPaymentLinkVisit } from "./payment-link-visit";
 
 withSandboxProviders();
@@ -180,6 +181,31 @@ describe("visiting a link", () => {
     const five = await visit(link, { query: "?quantity=5" });
     expect(five.response.status).toBe(400);
     expect(five.text).toMatch(/from 1 to 4/);
+  });
+
+  it("the checkout offers the quantity: the same one reuses the visit's session, another makes a new one", async () => {
+    const biz = await paymentsBusiness();
+    const link = await newLink(biz.secretKey, {
+      amount: 1200,
+      items: [{ name: "Seat", quantity: 1, price: 1200 }],
+      adjustable_quantity: { minimum: 1, maximum: 4 },
+    });
+    const first = await visit(link);
+    const slug = new URL(link.url).pathname.split("/").pop()!;
+    expect(await linkQuantityChoice(testDb(), first.sessionId!)).toEqual({ slug, minimum: 1, maximum: 4, quantity: 1 });
+    // The checkout's form sends ?quantity=: the same quantity is a reload.
+    const same = await visit(link, { cookie: first.cookie, query: "?quantity=1" });
+    expect(same.sessionId).toBe(first.sessionId);
+    const two = await visit(link, { cookie: first.cookie, query: "?quantity=2" });
+    expect(two.sessionId).not.toBe(first.sessionId);
+    expect(await sessionOf(two.sessionId!)).toMatchObject({ amount: 2400, items: [{ name: "Seat", quantity: 2, price: 1200 }] });
+    expect(await linkQuantityChoice(testDb(), two.sessionId!)).toMatchObject({ quantity: 2 });
+    // A reload of the new visit finds the new session; a bad quantity changes nothing.
+    expect((await visit(link, { cookie: two.cookie, query: "?quantity=2" })).sessionId).toBe(two.sessionId);
+    expect((await visit(link, { cookie: two.cookie, query: "?quantity=9" })).response.status).toBe(400);
+    // A link without a quantity range offers none.
+    const fixed = await newLink(biz.secretKey);
+    expect(await linkQuantityChoice(testDb(), (await visit(fixed)).sessionId!)).toBeNull();
   });
 
   it("a deactivated link shows a page saying so; reactivated, it works again", async () => {

@@ -41,7 +41,7 @@ async function findLink(db: Db, slug: string): Promise<{ link: PaymentLink; busi
  * The session this visit already made, while it is still to be paid (else null: a payer who paid
  * and comes back for another gets a new session).
  */
-async function visitSession(db: Db, link: PaymentLink, business: Business, visitId: string): Promise<string | null> {
+async function visitSession(db: Db, link: PaymentLink, business: Business, visitId: string) {
   const [row] = await db
     .select({ session: sessions, status: payments.status })
     .from(paymentLinkSessions)
@@ -49,7 +49,12 @@ async function visitSession(db: Db, link: PaymentLink, business: Business, visit
     .leftJoin(payments, eq(payments.sessionId, sessions.id))
     .where(and(eq(paymentLinkSessions.linkId, link.id), eq(paymentLinkSessions.visitId, visitId)));
   if (!row || sessionExpired(row.session, business)) return null;
-  return row.status === "succeeded" || row.status === "expired" ? null : row.session.id;
+  return row.status === "succeeded" || row.status === "expired" ? null : row.session;
+}
+
+/** Whether the session a reload found is for the quantity this visit asks for (none: any). */
+function sameQuantity(session: { items: PaymentLink["items"] }, quantity: string | null): boolean {
+  return quantity === null || quantity === "" || String(session.items[0]?.quantity) === quantity;
 }
 
 function unavailability(link: PaymentLink, now: Date): Unavailable | null {
@@ -85,7 +90,9 @@ export async function visitPaymentLink(db: Db, slug: string, visit: Visit): Prom
   const reason = unavailability(link, now);
   if (reason === "inactive" || reason === "expired") return { kind: "unavailable", reason };
   const earlier = visit.visitId ? await visitSession(db, link, business, visit.visitId) : null;
-  if (earlier) return { kind: "session", sessionId: earlier, visitId: visit.visitId!, reused: true };
+  // A reload reuses its session; another quantity (the checkout's quantity form) makes a new one.
+  if (earlier && sameQuantity(earlier, visit.quantity))
+    return { kind: "session", sessionId: earlier.id, visitId: visit.visitId!, reused: true };
   if (reason) return { kind: "unavailable", reason };
 
   const items = itemsFor(link, visit.quantity);

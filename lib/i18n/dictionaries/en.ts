@@ -1,6 +1,11 @@
 /** English: the reference dictionary; the others must have the same keys. */
 export const en = {
   meta: { title: "Checkout", notFoundTitle: "Payment session not found" },
+  linkQuantity: {
+    label: "Quantity",
+    hint: "From {minimum} to {maximum}",
+    update: "Update quantity",
+  },
   testMode: {
     banner: "Test mode",
     detail: "No real money moves. Pay with one of the test cards below.",

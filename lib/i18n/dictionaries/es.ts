@@ -2,6 +2,11 @@ import type { Messages } from "./en";
 
 export const es: Messages = {
   meta: { title: "Pago", notFoundTitle: "Sesión de pago no encontrada" },
+  linkQuantity: {
+    label: "Cantidad",
+    hint: "De {minimum} a {maximum}",
+    update: "Actualizar cantidad",
+  },
   testMode: {
     banner: "Modo de prueba",
     detail: "No se mueve dinero real. Paga con una de las tarjetas de prueba de abajo.",

@@ -2,6 +2,11 @@ import type { Messages } from "./en";
 
 export const ptBR: Messages = {
   meta: { title: "Pagamento", notFoundTitle: "Sessão de pagamento não encontrada" },
+  linkQuantity: {
+    label: "Quantidade",
+    hint: "De {minimum} a {maximum}",
+    update: "Atualizar quantidade",
+  },
   testMode: {
     banner: "Modo de teste",
     detail: "Nenhum dinheiro real é movimentado. Pague com um dos cartões de teste abaixo.",
