@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { receipts, type Business, type Payment, type Receipt, type ReceiptContent, type Session } from "@/db/schema";
 import { origin } from "@/lib/env";
@@ -55,6 +55,14 @@ function contentOf(source: ReceiptSource): ReceiptContent {
   };
 }
 
+async function paymentReceipt(tx: Db, paymentId: string) {
+  const [row] = await tx
+    .select({ toAddress: receipts.toAddress, locale: receipts.locale })
+    .from(receipts)
+    .where(and(eq(receipts.paymentId, paymentId), eq(receipts.kind, "payment")));
+  return row;
+}
+
 /**
  * Issues the payer's receipt, in `tx` (the transaction that records the payment, renewal or
  * refund): the receipt row and its e-mail with the send_mail job. Nothing when the business does
@@ -64,10 +72,13 @@ function contentOf(source: ReceiptSource): ReceiptContent {
 export async function issueReceipt(tx: Db, source: ReceiptSource): Promise<Receipt | null> {
   const { business, session, payment, refund } = source;
   if (!business.sendReceipts) return null;
-  const to = payment.customerDetails?.email || source.email || session.customerEmail;
+  // A refund goes where the payment's receipt went, in its language: a renewal's payment row
+  // has neither the payer's address nor their language.
+  const original = refund ? await paymentReceipt(tx, payment.id) : undefined;
+  const to = payment.customerDetails?.email || source.email || session.customerEmail || original?.toAddress;
   if (!to) return null;
   const kind = refund ? "refund" : "payment";
-  const locale = receiptLocale(payment.locale ?? source.locale);
+  const locale = receiptLocale(payment.locale ?? source.locale ?? original?.locale);
   const content = contentOf(source);
   const token = newReceiptToken();
   const [receipt] = await tx

@@ -10,7 +10,7 @@ import {
   withLoopbackApi,
   withSubscriptionProviders,
 } from "@/lib/subscriptions/testing/subscription-fixtures";
-import { testDb } from "@/test/helpers";
+import { api, testDb } from "@/test/helpers";
 import { setSendReceipts } from "./set-send-receipts";
 
 // A plan's renewal sends its own receipt, once, in the language of the signup's checkout.
@@ -46,5 +46,25 @@ describe("renewal receipts", () => {
     const [mail] = await testDb().select().from(mailMessages).where(eq(mailMessages.id, renewal.mailMessageId!));
     expect(mail!.subject).toBe(`Tu recibo de ${biz.business.name}`);
     expect(mail!.textBody).toContain("se ha renovado");
-  });
+
+    // A refund of the renewal: its receipt goes to the same address, in the same language.
+    const [renewalSession] = await testDb().select().from(sessions).where(eq(sessions.id, renewal.sessionId));
+    const refunded = await api("POST", `/payments/${renewalSession!.id}/refund`, { key: biz.secretKey, body: { amount: 500 } });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(201);
+    const refundReceipt = await vi.waitFor(
+      async () => {
+        const [row] = await testDb()
+          .select()
+          .from(receipts)
+          .where(and(eq(receipts.sessionId, renewalSession!.id), eq(receipts.kind, "refund")));
+        expect(row).toBeDefined();
+        return row!;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    expect(refundReceipt).toMatchObject({ locale: "es", toAddress: "ada@example.com" });
+    expect(refundReceipt.content).toMatchObject({ refunded: 500 });
+    const [refundMail] = await testDb().select().from(mailMessages).where(eq(mailMessages.id, refundReceipt.mailMessageId!));
+    expect(refundMail!.subject).toBe(`Tu reembolso de ${biz.business.name}`);
+  }, 120_000);
 });
