@@ -931,6 +931,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/webhooks/listen": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Wait for the business's next events
+     * @description Long polling for `npx kassa listen`: the events written after `after` (an event id; `beginning`: all; absent: after the newest one now), oldest first, each with its exact body and the signature headers a delivery starting now would carry. With `wait` (seconds, at most 25) an empty page comes only after that long without a new event. An event is handed out once it is a second old. Pass the answer's `after` to the next request: nothing is lost or repeated.
+     */
+    get: operations["listenWebhookEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/events/{event_id}/listen-attempts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log what a local receiver answered
+     * @description `npx kassa listen` reports how the local URL answered a forwarded event. It is logged among the event's attempts with `source: "listen"`, numbered on its own; it is not one of the 4 attempts and changes neither the event's status nor its endpoint's health.
+     */
+    post: operations["recordListenAttempt"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api-keys": {
     parameters: {
       query?: never;
@@ -2626,8 +2666,13 @@ export interface components {
     };
     /** @description One HTTP delivery attempt of an event. */
     WebhookAttempt: {
-      /** @description 1-based over all rounds. */
+      /** @description 1-based over all rounds (`listen` answers are numbered on their own). */
       number: number;
+      /**
+       * @description `delivery`: an attempt of the event's schedule. `listen`: the answer of a developer's `npx kassa listen`, which forwarded the event to a local URL; it is not one of the 4 attempts and changes nothing of the event's delivery.
+       * @enum {string}
+       */
+      source: "delivery" | "listen";
       /** @description 1 for the event's first delivery, +1 for each resend. */
       round: number;
       /** @enum {string} */
@@ -2713,6 +2758,57 @@ export interface components {
     };
     WebhookTokenRotateInput: {
       overlap_seconds?: number | null;
+    };
+    ListenPage: {
+      /** @description Oldest first; empty when the wait ended without a new event. */
+      data: components["schemas"]["ListenedEvent"][];
+      /** @description Pass it as `after` in the next request: the last event here, or where this request started (`beginning` for a business without events yet). */
+      after: string;
+    };
+    /** @description An event handed to `npx kassa listen`, signed. */
+    ListenedEvent: {
+      /** @description The event's id (`evt_…`), also its `webhook-id`. */
+      id: string;
+      /** @enum {string} */
+      type:
+        | "succeeded"
+        | "pending_review"
+        | "declined"
+        | "refunded"
+        | "expired"
+        | "incomplete"
+        | "subscription_payment_failed"
+        | "subscription_canceled"
+        | "refunded_again"
+        | "incomplete_again"
+        | "dispute_opened"
+        | "dispute_closed";
+      /**
+       * Format: date-time
+       * @description When it was written (the business's clock).
+       */
+      created_at: string;
+      /** @description The exact JSON body a delivery sends: POST it as is, byte for byte. */
+      body: string;
+      /** @description `Signature`, `webhook-id`, `webhook-timestamp` and `webhook-signature`, made with the business's webhook token as a delivery starting now would make them. */
+      headers: {
+        [key: string]: string;
+      };
+    };
+    ListenAttemptInput: {
+      /** Format: uri */
+      url: string;
+      /** @description The local receiver's status; null when it did not answer. */
+      status_code?: number | null;
+      /** @description Why there was no answer (connection refused, timeout). */
+      error?: string | null;
+      duration_ms: number;
+      /** @description The first 2 KB of the answer. */
+      response_body?: string | null;
+      /** @description The headers sent (those GET /webhooks/listen handed out, plus Content-Type). */
+      request_headers?: {
+        [key: string]: string;
+      };
     };
     /** @description Keys, newest first, revoked and expired ones included. */
     ApiKeyList: {
@@ -6672,6 +6768,143 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  listenWebhookEvents: {
+    parameters: {
+      query?: {
+        after?: string;
+        wait?: string;
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events after `after`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ListenPage"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  recordListenAttempt: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        /** @description The event's id (`evt_…`). */
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ListenAttemptInput"];
+      };
+    };
+    responses: {
+      /** @description The attempt as logged. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookAttempt"];
+        };
+      };
+      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description No such event of the business (`webhook_event_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
       /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
