@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfNeeded } from "@/server/build";
 import { checkoutJavaScript, type CheckoutJs } from "./checkout-js";
+import { cliStart, type CliStart } from "./cli-start";
 import { checkoutLighthouse, type CheckoutLighthouse, type Skipped } from "./checkout-lighthouse";
 import { loadRound, median, type LoadCase, type RoundResult } from "./load";
 import { postgresTarget } from "./postgres-target";
@@ -172,6 +173,14 @@ async function main() {
       checkout = lighthouse = error as Error;
     }
 
+    let cli: CliStart | Error;
+    try {
+      process.stderr.write("CLI: business list through the running PGlite server…\n");
+      cli = cliStart(root, path.join(scratch, "pglite"));
+    } catch (error) {
+      cli = error as Error;
+    }
+
     // The report.
     console.log("");
     const sessionPg = figures("POST /session · Kassa · PostgreSQL");
@@ -229,6 +238,9 @@ async function main() {
       console.log(`  performance ${l.score.toFixed(2)}, LCP ${(l.lcpMs / 1000).toFixed(2)} s (goal ≤ 1.5 s: ${mark(l.lcpMs <= 1500)}), TBT ${l.tbtMs.toFixed(0)} ms (goal ≤ 150 ms: ${mark(l.tbtMs <= 150)}), CLS ${l.cls.toFixed(3)} (goal 0: ${mark(l.cls === 0)})`);
       console.log(`  JavaScript transferred ${(l.scriptBytes / 1024).toFixed(1)} KiB; LCP element ${l.lcpElement ?? "?"}`);
     }
+    console.log(`A CLI command's start while the server runs (npx kassa business list --json, whole process)`);
+    if (cli instanceof Error) console.log(`  failed: ${cli.message}`);
+    else console.log(`  median ${(cli.medianMs / 1000).toFixed(2)} s of ${cli.runs} (goal ≤ 1 s: ${mark(cli.medianMs <= 1000)}); a bare \`node -e 0\` ${(cli.baselineMs / 1000).toFixed(2)} s`);
     console.log(`Server RSS (at rest after start → peak under load)`);
     for (const server of servers.filter((s) => s !== floor))
       console.log(`  ${server.name.padEnd(20)} ${restRss.get(server.pid)?.toFixed(0) ?? "?"} MB → ${peakRss.get(server.pid)?.toFixed(0) ?? "?"} MB`);
