@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, paymentLinkSessions, paymentLinks, sessions } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
-import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
+import { helperPay, paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { api, testDb } from "@/test/helpers";
 import { linkQuantityChoice } from "@/lib/payment-links/link-quantity-choice";
 import { getPaymentLinkVisit } from "./payment-link-visit";
@@ -263,6 +263,43 @@ describe("visiting a link", () => {
     expect(Number(answers[5]!.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     // Another IP is not limited.
     expect((await visit(link)).response.status).toBe(303);
+  });
+
+  it("lists the sessions a link made with their payments, paged; another business's link is 404", async () => {
+    const biz = await paymentsBusiness();
+    const link = await newLink(biz.secretKey);
+    const made = [await visit(link), await visit(link), await visit(link)].map((v) => v.sessionId!);
+    const paid = await helperPay(biz, made[1]!);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const first = await api<{ data: { session_id: string; status: string; order_id: string }[]; has_more: boolean }>(
+      "GET",
+      `/payment-links/${link.id}/sessions?limit=2`,
+      { key: biz.secretKey },
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.has_more).toBe(true);
+    expect(first.body.data.map((p) => p.session_id)).toEqual([made[0], made[1]].sort());
+    const second = await api<{ data: { session_id: string }[]; has_more: boolean }>(
+      "GET",
+      `/payment-links/${link.id}/sessions?limit=2&starting_after=${first.body.data[1]!.session_id}`,
+      { key: biz.secretKey },
+    );
+    expect(second.body).toEqual({ data: [expect.objectContaining({ session_id: made[2] })], has_more: false });
+    // Each as GET /payment answers it.
+    const one = await api("GET", `/payment/${made[1]}`, { key: biz.secretKey });
+    expect(first.body.data.find((p) => p.session_id === made[1])).toEqual(one.body);
+    expect(one.body).toMatchObject({ status: "succeeded", order_id: `${link.order_prefix}-2` });
+
+    const other = await paymentsBusiness();
+    expect((await api("GET", `/payment-links/${link.id}/sessions`, { key: other.secretKey })).status).toBe(404);
+    const bad = await api<{ starting_after?: string[]; limit?: string[] }>(
+      "GET",
+      `/payment-links/${link.id}/sessions?limit=0&starting_after=x`,
+      { key: biz.secretKey },
+    );
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body).sort()).toEqual(["limit", "starting_after"]);
+    expect((await api("GET", `/payment-links/${link.id}/sessions`, { key: biz.publicKey })).status).toBe(401);
   });
 
   it("an unknown slug is a 404 page", async () => {

@@ -4,6 +4,7 @@ import { json } from "@/lib/http/respond";
 import { businessNow } from "@/lib/clock";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { parseLinkInput } from "@/lib/payment-links/link-input";
+import { listLinkSessions, parseLinkSessionsQuery } from "@/lib/payment-links/list-link-sessions";
 import { listPaymentLinks, parseLinkListQuery } from "@/lib/payment-links/list-payment-links";
 import { paymentLinkView } from "@/lib/payment-links/payment-link-schema";
 import { getPaymentLink, setPaymentLinkActive } from "@/lib/payment-links/set-payment-link-active";
@@ -20,6 +21,15 @@ export const getPaymentLinkHandler = apiHandler({
   auth: "secret",
   handle: async ({ params, db, caller }) =>
     json(200, paymentLinkView(await getPaymentLink(db, caller.business.id, params.id ?? ""))),
+});
+
+// GET /payment-links/{id}/sessions: the sessions the link made, each with its payment
+export const getPaymentLinkSessions = apiHandler({
+  auth: "secret",
+  handle: async ({ request, params, db, caller }) => {
+    const query = parseLinkSessionsQuery(new URL(request.url).searchParams);
+    return json(200, await listLinkSessions(db, caller.business, params.id ?? "", query));
+  },
 });
 
 // POST /payment-links (Idempotency-Key honoured)

@@ -16,6 +16,7 @@ import {
 } from "./sandbox-provider-page";
 import {
   getPaymentLinkHandler,
+  getPaymentLinkSessions,
   getPaymentLinks,
   postPaymentLink,
   postPaymentLinkActivate,
@@ -99,6 +100,7 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/payment-links", handler: getPaymentLinks },
   { method: "POST", pattern: "/payment-links", handler: postPaymentLink },
   { method: "GET", pattern: "/payment-links/:id", handler: getPaymentLinkHandler },
+  { method: "GET", pattern: "/payment-links/:id/sessions", handler: getPaymentLinkSessions },
   { method: "POST", pattern: "/payment-links/:id/deactivate", handler: postPaymentLinkDeactivate },
   { method: "POST", pattern: "/payment-links/:id/activate", handler: postPaymentLinkActivate },
   { method: "GET", pattern: "/disputes", handler: getDisputes },

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { paymentLinkInputSchema } from "@/lib/payment-links/link-input";
+import { LinkSessionListSchema, linkSessionsQuerySchema } from "@/lib/payment-links/list-link-sessions";
 import { linkListQuerySchema } from "@/lib/payment-links/list-payment-links";
 import { PaymentLinkListSchema, PaymentLinkSchema } from "@/lib/payment-links/payment-link-schema";
 import {
@@ -18,7 +19,10 @@ import {
 const idParams = z.object({
   id: z.string().meta({ description: "Prefix `plink_`.", example: "plink_01JD8Y3X7Q2W5E9R4T6Y8U0I2O" }),
 });
-const notFound = jsonResponse("`payment_link_not_found`: unknown, or another business's.", ErrorMessageSchema);
+const notFound = jsonResponse(
+  "`payment_link_not_found`: unknown, or another business's.",
+  ErrorMessageSchema,
+);
 const Input = paymentLinkInputSchema.meta({ id: "PaymentLinkInput" });
 const ListQuery = linkListQuerySchema.meta({ description: "Paging of GET /payment-links." });
 
@@ -78,6 +82,8 @@ export function registerPaymentLinks(registry: OpenAPIRegistry): void {
     },
   });
 
+  registerLinkSessions(registry);
+
   for (const [verb, summary] of [
     ["deactivate", "Deactivate a payment link (its URL shows a page saying so)"],
     ["activate", "Reactivate a payment link"],
@@ -92,7 +98,10 @@ export function registerPaymentLinks(registry: OpenAPIRegistry): void {
       security: security.secret,
       request: { params: idParams, headers: idempotencyKeyHeaders },
       responses: {
-        200: { ...jsonResponse("The updated PaymentLink.", PaymentLinkSchema), headers: idempotentReplayHeaders },
+        200: {
+          ...jsonResponse("The updated PaymentLink.", PaymentLinkSchema),
+          headers: idempotentReplayHeaders,
+        },
         400: errorResponses.badRequest,
         401: errorResponses.unauthorized,
         404: notFound,
@@ -100,4 +109,25 @@ export function registerPaymentLinks(registry: OpenAPIRegistry): void {
       },
     });
   }
+}
+
+// GET /payment-links/{id}/sessions
+function registerLinkSessions(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: "get",
+    path: "/payment-links/{id}/sessions",
+    tags: ["Payment links"],
+    operationId: "listPaymentLinkSessions",
+    summary: "List the sessions a payment link made, with their payments",
+    description:
+      "Oldest first, `limit` per page (1 to 100, default 10) after the `starting_after` session id; each as GET /payment/{session_id} answers it.",
+    security: security.secret,
+    request: { params: idParams, query: linkSessionsQuerySchema.meta({ description: "Paging." }) },
+    responses: {
+      200: jsonResponse("A page of the link's sessions.", LinkSessionListSchema),
+      400: errorResponses.invalidFields,
+      401: errorResponses.unauthorized,
+      404: notFound,
+    },
+  });
 }

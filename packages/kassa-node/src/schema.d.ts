@@ -269,6 +269,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/payment-links/{id}/sessions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the sessions a payment link made, with their payments
+     * @description Oldest first, `limit` per page (1 to 100, default 10) after the `starting_after` session id; each as GET /payment/{session_id} answers it.
+     */
+    get: operations["listPaymentLinkSessions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/payment-links/{id}/deactivate": {
     parameters: {
       query?: never;
@@ -2169,6 +2189,11 @@ export interface components {
       expires_at?: string | null;
       /** @description Order ids of the link's sessions are `{order_prefix}-{n}` (n = 1, 2, …); default `PL_{slug}`. Unique per business. */
       order_prefix?: string | null;
+    };
+    /** @description The sessions a link made, oldest first, each as GET /payment/{session_id} answers it. */
+    PaymentLinkSessionList: {
+      data: components["schemas"]["Payment"][];
+      has_more: boolean;
     };
     DisputeList: {
       data: components["schemas"]["Dispute"][];
@@ -4196,6 +4221,70 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PaymentLink"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description `payment_link_not_found`: unknown, or another business's. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+    };
+  };
+  listPaymentLinkSessions: {
+    parameters: {
+      query?: {
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: string;
+        /** @description The last session id of the previous page. */
+        starting_after?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Prefix `plink_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the link's sessions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentLinkSessionList"];
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
         };
       };
       /** @description Missing or invalid credential, or the wrong key type. */
