@@ -47,6 +47,8 @@ test("an owner sees a dispute, submits winning evidence and sees it won", async 
   await dialog.getByRole("button", { name: "Submit evidence" }).click();
   // Submitted, the form gives way to the evidence as sent.
   await expect(page.getByRole("heading", { name: "Evidence submitted" })).toBeVisible();
+  // What happens next stays on the page once the form (and its message) has gone.
+  await expect(page.getByTestId("evidence-sent-note")).toContainText("Sent to the card issuer, who decides");
   await expect(page.getByTestId("dispute-status")).toHaveText("Under review");
   await expect(page.getByTestId("staged-evidence")).toContainText("winning_evidence");
 

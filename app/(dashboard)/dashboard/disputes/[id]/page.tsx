@@ -118,6 +118,12 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
         <Card>
           <CardHeader>
             <CardTitle>Evidence {d.evidence_submitted ? "submitted" : "saved"}</CardTitle>
+            {d.evidence_submitted && !d.outcome && (
+              <CardDescription data-testid="evidence-sent-note">
+                Sent to the card issuer, who decides. The outcome shows here when the dispute closes, and your endpoint gets a
+                dispute_closed event.
+              </CardDescription>
+            )}
           </CardHeader>
           <CardContent>
             <dl className="grid gap-3" data-testid="staged-evidence">
