@@ -13,6 +13,7 @@ import { validateWebhookUrl } from "@/lib/webhooks/validate-webhook-url";
 import { StaffInputError } from "@/lib/staff/errors";
 import { postgresBackupAdvice } from "./backup-advice";
 import { backupDatabase, BackupTargetExistsError, embeddedClient } from "./backup-database";
+import { listenParseOptions, listenUsage } from "./listen-command";
 import { stripeConnectCommand } from "./stripe-connect-command";
 import { triggerCommand } from "./trigger-command";
 import { UsageError } from "./usage-error";
@@ -246,8 +247,8 @@ export const commands: Record<string, Command> = {
       triggerCommand(db, { kind: typeof values.kind === "string" ? values.kind.trim() : undefined, businessId: required(values, "business") }),
   },
   listen: {
-    usage: "kassa listen --forward-to URL [--api-base URL] [--key sk_…]",
-    options: { "forward-to": { type: "string" }, "api-base": { type: "string" }, key: { type: "string" } },
+    usage: listenUsage,
+    options: listenParseOptions,
     // A client of the HTTP API, run by the CLI itself and never by a server (server/listen-command.ts):
     // this entry gives it its usage line.
     run: () => Promise.reject(new UsageError("kassa listen runs in the CLI only")),

@@ -6,6 +6,11 @@ import { attemptBody, forwardEvent, forwardLine, type ListenedEvent } from "./li
 // GET /webhooks/listen, run on a developer's machine against any Kassa. It never opens a database.
 
 export const listenUsage = "kassa listen --forward-to URL [--api-base URL] [--key sk_…]";
+export const listenParseOptions = {
+  "forward-to": { type: "string" },
+  "api-base": { type: "string" },
+  key: { type: "string" },
+} as const;
 const waitSeconds = 25;
 const maxBackoffMs = 10_000;
 const pageSize = 10;
@@ -97,7 +102,6 @@ export async function listen(options: ListenOptions): Promise<void> {
           if (forwarded.size > 10_000) forwarded.delete(forwarded.values().next().value!);
           await report(options, event, attemptBody(options.forwardTo, result));
         }
-        after = event.id;
       }
       after = page.after;
     } catch (error) {
@@ -117,7 +121,7 @@ export function listenOptions(argv: string[], defaults: { apiBase: string; key: 
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { "forward-to": { type: "string" }, "api-base": { type: "string" }, key: { type: "string" } },
+      options: listenParseOptions,
       strict: true,
     }));
   } catch (error) {

@@ -54,7 +54,7 @@ async function visitSession(db: Db, link: PaymentLink, business: Business, visit
 
 /** Whether the session a reload found is for the quantity this visit asks for (none: any). */
 function sameQuantity(session: { items: PaymentLink["items"] }, quantity: string | null): boolean {
-  return quantity === null || quantity === "" || String(session.items[0]?.quantity) === quantity;
+  return quantity === null || quantity === "" || session.items[0]?.quantity === Number(quantity);
 }
 
 function unavailability(link: PaymentLink, now: Date): Unavailable | null {

@@ -13,6 +13,7 @@ import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { notifyOwners, webhookFailingNotice, webhookFailingNoticeInterval } from "@/lib/mail/notify-owners";
 import { endpointHealthySql, healthRules, holdIfNotActive, markEndpointFailing, recordFailedEvent } from "./endpoint-health";
+import { redactedUrl } from "./redacted-url";
 
 /** What an attempt needs of its event, as reserved (the counts include this attempt). */
 type ReservedEvent = Pick<WebhookEvent, "id" | "businessId" | "body" | "round" | "attemptsInRound" | "attemptCount">;
@@ -28,20 +29,6 @@ type Reserved =
       /** The headers to send, as recorded on the attempt (null without a URL). */
       headers: Record<string, string> | null;
     };
-
-/** The URL as recorded in the attempt log: without user:password. */
-function redactedUrl(raw: string | null): string | null {
-  if (!raw) return null;
-  try {
-    const url = new URL(raw);
-    if (!url.username && !url.password) return raw;
-    url.username = "";
-    url.password = "";
-    return url.toString();
-  } catch {
-    return raw;
-  }
-}
 
 // The statements of an attempt, prepared (decision 0032): on postgres.js a statement with
 // parameters that is not prepared is described first, two round trips, and is never pipelined.

@@ -6,14 +6,7 @@ import { NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { toDbTime } from "@/lib/time";
 import type { ListenAttemptInput } from "./listen-schemas";
-
-/** The URL as logged: without user:password. */
-function redacted(raw: string): string {
-  const url = new URL(raw);
-  url.username = "";
-  url.password = "";
-  return url.toString();
-}
+import { redactedUrl } from "./redacted-url";
 
 /**
  * POST /webhooks/events/{event_id}/listen-attempts: what a developer's local receiver answered
@@ -47,7 +40,7 @@ export async function recordListenAttempt(
             where ${webhookDeliveries.eventId} = ${eventId} and ${webhookDeliveries.source} = 'listen')`,
           round: event.round,
           source: "listen",
-          url: redacted(input.url),
+          url: redactedUrl(input.url),
           requestHeaders: input.request_headers ?? null,
           startedAt: toDbTime(new Date(finishedAt.getTime() - input.duration_ms)),
           finishedAt: toDbTime(finishedAt),
