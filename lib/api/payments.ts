@@ -8,7 +8,10 @@ import { listMethods, parseMethodFilters } from "@/lib/payments/list-methods";
 // GET /payment/{session_id}
 export const getPaymentHandler = apiHandler({
   auth: "secret",
-  handle: async ({ params, db, caller }) => json(200, await getPayment(db, caller.business, params.session_id ?? "")),
+  // The key's check is folded into the payment's select (decision 0054c).
+  cachedKey: true,
+  handle: async ({ params, db, caller, keyCheck }) =>
+    json(200, await getPayment(db, caller.business, params.session_id ?? "", keyCheck)),
 });
 
 // GET /payments/methods

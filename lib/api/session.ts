@@ -26,9 +26,11 @@ async function createdBody(db: Db, request: Request, session: Session, body: Ses
 export const postSession = apiHandler({
   auth: "secret_or_public",
   idempotent: "transaction",
-  handle: async ({ request, db, caller }) => {
+  // The key's check is folded into the rate limit's upsert, the first statement (decision 0054c).
+  cachedKey: true,
+  handle: async ({ request, db, caller, keyCheck }) => {
     const ip = clientIp(request);
-    await limitSessionCreation(db, caller, ip);
+    await limitSessionCreation(db, caller, ip, keyCheck);
     const body = await readJsonObject(request);
     // Every check first, outside the key's transaction: a plan's set-up check may call Stripe (and,
     // on the embedded database, the emulator's own writes would wait behind that transaction). Its

@@ -39,7 +39,13 @@ export async function createApiKey(
 /** The key lookup as a prepared query: its SQL is built once per database handle, not per request. */
 const buildKeyLookup = (db: Db) =>
   db
-    .select({ key: apiKeys, business: businesses })
+    .select({
+      key: apiKeys,
+      business: businesses,
+      // The rows' versions: any update of either gives it a new xmin (decision 0054c).
+      keyVersion: sql<string>`${apiKeys}.xmin::text`,
+      businessVersion: sql<string>`${businesses}.xmin::text`,
+    })
     .from(apiKeys)
     .innerJoin(businesses, eq(businesses.id, apiKeys.businessId))
     .where(
@@ -61,24 +67,47 @@ const keyLookup = preparedPerDb(buildKeyLookup);
 // so the answer takes the same time whatever the cause.
 const impossibleDigest = sha256Hex("kassa:no-key");
 
+/** A key found valid, with its row's and its business's versions (decision 0054c). */
+export type FoundApiKey = { caller: ApiCaller; digest: string; keyVersion: string; businessVersion: string };
+
 /**
  * The caller behind `Authorization: Bearer <key>`. Every failure (missing, malformed, unknown,
- * revoked, expired, wrong kind) is the same UnauthorizedError. No cache: every request reads the
- * key's row, so a revocation or an expiry holds from the next request on.
+ * revoked, expired, wrong kind) is the same UnauthorizedError. Reads the key's row, so a
+ * revocation or an expiry holds from the next request on.
  */
 export async function authenticateApiKey(
   db: Db,
   authorization: string | null,
   accept: "secret" | "secret_or_public",
 ): Promise<ApiCaller> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  const token = match?.[1] ?? "";
+  return (await findApiKeyCaller(db, authorization, accept)).caller;
+}
+
+/** authenticateApiKey with the rows' versions, for the key cache (lib/auth/api-key-cache.ts). */
+export async function findApiKeyCaller(
+  db: Db,
+  authorization: string | null,
+  accept: "secret" | "secret_or_public",
+): Promise<FoundApiKey> {
+  const token = bearerToken(authorization);
   const wellFormed = keyPattern.test(token);
   const digest = wellFormed ? sha256Hex(token) : (sha256Hex(token), impossibleDigest);
   const [row] = await keyLookup(db).execute({ digest });
   if (!row || !wellFormed) throw new UnauthorizedError("unknown key");
-  if (accept === "secret" && row.key.kind !== "secret") throw new UnauthorizedError("public key on a secret-only endpoint");
+  const caller = { business: row.business, keyKind: row.key.kind, keyId: row.key.id, keyPrefix: row.key.prefix };
+  const refusal = refusalOf(caller, token, accept);
+  if (refusal) throw new UnauthorizedError(refusal);
+  return { caller, digest, keyVersion: row.keyVersion, businessVersion: row.businessVersion };
+}
+
+export function bearerToken(authorization: string | null): string {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? "";
+}
+
+/** Why a found key does not open this endpoint, if it does not. */
+export function refusalOf(caller: ApiCaller, token: string, accept: "secret" | "secret_or_public"): string | null {
+  if (accept === "secret" && caller.keyKind !== "secret") return "public key on a secret-only endpoint";
   // The key's mode must match the business's (a live key never opens a sandbox business).
-  if (!token.startsWith(keyPrefix(row.key.kind, row.business.mode))) throw new UnauthorizedError("mode mismatch");
-  return { business: row.business, keyKind: row.key.kind, keyId: row.key.id, keyPrefix: row.key.prefix };
+  if (!token.startsWith(keyPrefix(caller.keyKind, caller.business.mode))) return "mode mismatch";
+  return null;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
 import { authenticateApiKey, type ApiCaller } from "@/lib/auth/api-keys";
+import { authenticateCachedApiKey, refreshApiKey, StaleKeyError, type CachedCaller, type KeyCheck } from "@/lib/auth/api-key-cache";
 import { trimUserAgent, withAuditActor, type AuditActor } from "@/lib/audit/audit-actor";
 import { getDb } from "@/lib/db";
 import { addLogContext, log, withLogContext } from "@/lib/log";
@@ -24,7 +25,12 @@ export type Params = Record<string, string>;
 /** A framework-free API handler: a standard Request in, a standard Response out. */
 export type ApiHandler = (request: Request, params?: Params) => Promise<Response>;
 
-type Context<A> = { request: Request; params: Params; db: Db; requestId: string; caller: A };
+/**
+ * `keyCheck`: with `cachedKey`, the cached key's claim the route must fold into its first
+ * statement (throwing StaleKeyError, before changing anything, when it fails); null when the key
+ * was read in this request.
+ */
+type Context<A> = { request: Request; params: Params; db: Db; requestId: string; caller: A; keyCheck: KeyCheck | null };
 
 type Auth = "secret" | "secret_or_public" | "none";
 type Caller<A extends Auth> = A extends "none" ? null : ApiCaller;
@@ -37,6 +43,11 @@ type Options<A extends Auth, M extends IdempotentMode | undefined> = {
    * for a request that changes nothing). See IdempotentMode for the two ways.
    */
   idempotent?: M;
+  /**
+   * The key may come from this instance's cache (decision 0054c): `handle` folds `keyCheck` into a
+   * statement it runs anyway and throws StaleKeyError when it fails.
+   */
+  cachedKey?: true;
   handle: (ctx: Context<Caller<A>>) => Promise<M extends IdempotentMode ? Response | IdempotentOperation : Response>;
 };
 
@@ -57,19 +68,22 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
     let response: Response;
     try {
       const db = await getDb();
-      const caller =
+      const authorization = request.headers.get("authorization");
+      const accept = options.auth as "secret";
+      let auth: CachedCaller | null =
         options.auth === "none"
           ? null
-          : await authenticateApiKey(db, request.headers.get("authorization"), options.auth as "secret");
-      if (caller) addLogContext({ businessId: caller.business.id });
-      const run = async (): Promise<Response> => {
-        const handled = await options.handle({ request, params, db, requestId, caller } as Context<Caller<A>>);
-        return isIdempotentOperation(handled)
-          ? await answerIdempotently(db, request, caller, options.idempotent!, handled)
-          : (handled as Response);
-      };
-      // A secret key is the author of what the request changes (the audit log, decision 0045).
-      response = caller?.keyKind === "secret" ? await withAuditActor(keyActor(caller, request), run) : await run();
+          : options.cachedKey
+            ? await authenticateCachedApiKey(db, authorization, accept)
+            : { caller: await authenticateApiKey(db, authorization, accept), check: null };
+      try {
+        response = await serve(request, params, requestId, db, auth);
+      } catch (error) {
+        if (!(error instanceof StaleKeyError) || !auth?.check) throw error;
+        // The cached key changed before the route changed anything: read it afresh, run again.
+        auth = { caller: await refreshApiKey(db, authorization, accept), check: null };
+        response = await serve(request, params, requestId, db, auth);
+      }
     } catch (error) {
       const mapped = errorResponse(error);
       if (mapped) response = mapped;
@@ -80,5 +94,19 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
     }
     response.headers.set("x-request-id", requestId);
     return response;
+  }
+
+  async function serve(request: Request, params: Params, requestId: string, db: Db, auth: CachedCaller | null): Promise<Response> {
+    const caller = auth?.caller ?? null;
+    if (caller) addLogContext({ businessId: caller.business.id });
+    const keyCheck = auth?.check ?? null;
+    const run = async (): Promise<Response> => {
+      const handled = await options.handle({ request, params, db, requestId, caller, keyCheck } as Context<Caller<A>>);
+      return isIdempotentOperation(handled)
+        ? await answerIdempotently(db, request, caller, options.idempotent!, handled)
+        : (handled as Response);
+    };
+    // A secret key is the author of what the request changes (the audit log, decision 0045).
+    return caller?.keyKind === "secret" ? withAuditActor(keyActor(caller, request), run) : run();
   }
 }

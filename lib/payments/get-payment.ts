@@ -6,6 +6,7 @@ import { PaymentNotFoundError } from "@/lib/errors";
 import { isoMicros, parseDbTime } from "@/lib/time";
 import type { PaymentView } from "./payment-schemas";
 import { preparedPerDb } from "@/db/prepared-per-db";
+import { keyCheckValues, keyStillValidSql, StaleKeyError, type KeyCheck } from "@/lib/auth/api-key-cache";
 
 /** The interface's Payment object (its schema: lib/payments/payment-schemas.ts). */
 export type { PaymentView };
@@ -64,12 +65,35 @@ const buildPaymentLookup = (db: Db) =>
     .prepare("kassa_payment_lookup");
 const paymentLookup = preparedPerDb(buildPaymentLookup);
 
+/** The same, with a cached API key's check in the same snapshot (decision 0054c). */
+const buildCheckedPaymentLookup = (db: Db) =>
+  db
+    .select({ session: sessions, payment: payments, keyValid: sql<boolean>`${keyStillValidSql}` })
+    .from(sessions)
+    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.businessId, sql.placeholder("businessId"))))
+    .limit(1)
+    .prepare("kassa_payment_lookup_key_checked");
+const checkedPaymentLookup = preparedPerDb(buildCheckedPaymentLookup);
+
 const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
 
 /** GET /payment/{session_id}: another business's session is as unknown as a missing one. */
-export async function getPayment(db: Db, business: Business, sessionId: string): Promise<PaymentView> {
+export async function getPayment(
+  db: Db,
+  business: Business,
+  sessionId: string,
+  keyCheck: KeyCheck | null = null,
+): Promise<PaymentView> {
   // Not one of our ids (too long, NUL, slashes, ...): nothing to look up, and Postgres never sees it.
-  if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
+  // (With a cached key, a 404 is no proof the key still holds: it is checked afresh first.)
+  if (!sessionIdPattern.test(sessionId)) throw keyCheck ? new StaleKeyError() : new PaymentNotFoundError();
+  if (keyCheck) {
+    const [checked] = await checkedPaymentLookup(db).execute({ sessionId, businessId: business.id, ...keyCheckValues(keyCheck) });
+    // No row says nothing of the key, a row with keyValid false that it changed: read it afresh.
+    if (!checked?.keyValid) throw new StaleKeyError();
+    return paymentView(checked.session, checked.payment, business);
+  }
   const [row] = await paymentLookup(db).execute({ sessionId, businessId: business.id });
   if (!row) throw new PaymentNotFoundError();
   return paymentView(row.session, row.payment, business);
