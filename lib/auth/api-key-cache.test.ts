@@ -65,7 +65,8 @@ describe("the API key cache (decision 0054c)", () => {
     } finally {
       await close();
     }
-  });
+    // The file's first API calls load the router and the OpenAPI document: slow on a loaded machine.
+  }, 90_000);
 
   it("a key rolled to end at once, or to expire, stops on the other instance", async () => {
     const { a, b, close } = await instances();
