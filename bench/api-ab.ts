@@ -39,7 +39,7 @@ async function freshDatabase(name: string): Promise<string> {
   return `${pgBase}/${name}`;
 }
 
-function startApi(label: string, root: string, env: NodeJS.ProcessEnv): Promise<Target> {
+function startApi(label: string, root: string, env: Record<string, string>): Promise<Target> {
   const port = nextPort++;
   fs.copyFileSync(path.join(here, "bench", "api-server.ts"), path.join(root, "bench", "api-server.ts"));
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench", "api-server.ts")], {

@@ -20,7 +20,7 @@ const demo = await ensureDemoBusiness(handle.db);
 registerAllJobHandlers();
 registerApiRouter();
 const worker = startEmbeddedWorker(handle.db);
-const notNext = (_req: http.IncomingMessage, res: http.ServerResponse) => void res.writeHead(404).end();
+const notNext = async (_req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => void res.writeHead(404).end();
 const port = Number(process.env.PORT ?? 0);
 const { server, serving } = createHttpServer(notNext, apiFastPath({ port }));
 await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
