@@ -2,7 +2,11 @@
 // then explained with its parameters; a Seq Scan on one of the big tables is flagged.
 import type { Sql } from "postgres";
 
-/** Tables that grow with the business: a sequential scan of one of them grows with history. */
+/**
+ * Tables that grow with the business: a sequential scan of one of them grows with history. One
+ * counts as big when it holds more than `bigRows` rows (an empty table is read whole at no cost).
+ */
+const bigRows = 10_000;
 export const bigTables = new Set([
   "payments",
   "sessions",
@@ -51,6 +55,9 @@ export type Finding = { query: string; seqScans: string[]; bigSeqScans: string[]
 /** EXPLAIN (no ANALYZE: nothing runs twice) of each captured statement: its sequential scans. */
 export async function explainAll(sql: Sql, captured: Captured[]): Promise<Finding[]> {
   const findings: Finding[] = [];
+  const sized = await sql<{ relname: string }[]>`
+    SELECT relname FROM pg_class WHERE relkind = 'r' AND relname = ANY(${[...bigTables]}) AND reltuples > ${bigRows}`;
+  const big = new Set(sized.map((r) => r.relname));
   for (const c of captured) {
     if (!explainable.test(c.query) || /^\s*(begin|commit|set|show)/i.test(c.query)) continue;
     try {
@@ -66,7 +73,7 @@ export async function explainAll(sql: Sql, captured: Captured[]): Promise<Findin
       const plan = rows[0]!["QUERY PLAN"][0]!.Plan;
       const seq: string[] = [];
       scans(plan, seq);
-      findings.push({ query: c.query, seqScans: seq, bigSeqScans: seq.filter((t) => bigTables.has(t)) });
+      findings.push({ query: c.query, seqScans: seq, bigSeqScans: seq.filter((t) => big.has(t)) });
     } catch (error) {
       findings.push({ query: c.query, seqScans: [`(not explained: ${(error as Error).message})`], bigSeqScans: [] });
     }
