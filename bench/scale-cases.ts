@@ -33,7 +33,8 @@ async function api(method: string, path: string, key: string, body?: unknown): P
     "/api",
   );
   const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status >= 300)
+    throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
 }
 
 const pick = (t: Target, i: number) => t.businesses[i % t.businesses.length]!;
@@ -103,7 +104,8 @@ export const scaleCases: ScaleCase[] = [
   {
     name: "Payments list: status and dates",
     runs: 40,
-    run: async (t, i) => void (await listPayments(t.db, pick(t, i).id, { status: "failed", from: day(60), to: day(30) })),
+    run: async (t, i) =>
+      void (await listPayments(t.db, pick(t, i).id, { status: "failed", from: day(60), to: day(30) })),
   },
   {
     name: "Overview (30-day chart)",

@@ -63,19 +63,25 @@ export async function explainAll(sql: Sql, captured: Captured[]): Promise<Findin
     try {
       // A data-changing statement is explained inside a transaction rolled back: EXPLAIN alone runs nothing,
       // but its parameters' types come from the statement, so it is prepared exactly as the app sent it.
-      const rows = await sql.begin(async (tx) => {
-        const result = await tx.unsafe(`EXPLAIN (FORMAT JSON) ${c.query}`, c.params as never[]);
-        throw Object.assign(new Error("rollback"), { result });
-      }).catch((e: { result?: { "QUERY PLAN": { Plan: PlanNode }[] }[] }) => {
-        if (e.result) return e.result;
-        throw e;
-      });
+      const rows = await sql
+        .begin(async (tx) => {
+          const result = await tx.unsafe(`EXPLAIN (FORMAT JSON) ${c.query}`, c.params as never[]);
+          throw Object.assign(new Error("rollback"), { result });
+        })
+        .catch((e: { result?: { "QUERY PLAN": { Plan: PlanNode }[] }[] }) => {
+          if (e.result) return e.result;
+          throw e;
+        });
       const plan = rows[0]!["QUERY PLAN"][0]!.Plan;
       const seq: string[] = [];
       scans(plan, seq);
       findings.push({ query: c.query, seqScans: seq, bigSeqScans: seq.filter((t) => big.has(t)) });
     } catch (error) {
-      findings.push({ query: c.query, seqScans: [`(not explained: ${(error as Error).message})`], bigSeqScans: [] });
+      findings.push({
+        query: c.query,
+        seqScans: [`(not explained: ${(error as Error).message})`],
+        bigSeqScans: [],
+      });
     }
   }
   return findings;

@@ -19,7 +19,13 @@ import { installDatabase } from "@/lib/db";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { prepareDatabase } from "@/lib/prepare-database";
 import { scaleCases, timeCase, type Target, type Timing } from "./scale-cases";
-import { createScaleBusinesses, generateScaleData, scaleSizes, tableCounts, type ScaleBusiness } from "./scale-data";
+import {
+  createScaleBusinesses,
+  generateScaleData,
+  scaleSizes,
+  tableCounts,
+  type ScaleBusiness,
+} from "./scale-data";
 import { explainAll, oneLine, StatementCapture, type Finding } from "./scale-explain";
 
 const factor = Number(process.env.BENCH_SCALE ?? 1);
@@ -50,7 +56,12 @@ async function recreate(url: string) {
 
 /** A handle like db/client.ts's, whose client reports each statement to the capture. */
 function open(url: string): { handle: DatabaseHandle; client: postgres.Sql } {
-  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { TimeZone: "UTC" }, debug: capture.debug });
+  const client = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    connection: { TimeZone: "UTC" },
+    debug: capture.debug,
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   const handle: DatabaseHandle = {
     db,
@@ -67,7 +78,11 @@ async function savedKeys(db: Db): Promise<ScaleBusiness[]> {
   return queryRows<ScaleBusiness>(db, sql`SELECT id, key AS "secretKey" FROM bench_scale_keys ORDER BY id`);
 }
 
-async function load(url: string, f: number, fresh: boolean): Promise<{ target: Target; client: postgres.Sql }> {
+async function load(
+  url: string,
+  f: number,
+  fresh: boolean,
+): Promise<{ target: Target; client: postgres.Sql }> {
   if (fresh) await recreate(url);
   const { handle, client } = open(url);
   await prepareDatabase(handle);
@@ -81,7 +96,8 @@ async function load(url: string, f: number, fresh: boolean): Promise<{ target: T
     await generateScaleData(handle.db, sizes);
     process.stderr.write(`  total: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     businesses = made.slice(0, measured);
-    for (const b of businesses) await handle.db.execute(sql`INSERT INTO bench_scale_keys VALUES (${b.id}, ${b.secretKey})`);
+    for (const b of businesses)
+      await handle.db.execute(sql`INSERT INTO bench_scale_keys VALUES (${b.id}, ${b.secretKey})`);
   }
   if (without) await dropIndexesOf(handle.db, without);
   return { target: { db: handle.db, businesses }, client };
@@ -109,7 +125,8 @@ async function main() {
   let fresh = !reuse;
   if (reuse) {
     const probe = postgres(withDatabase(bigUrl, "postgres"), { max: 1, onnotice: () => {} });
-    const [row] = await probe`SELECT 1 AS found FROM pg_database WHERE datname = ${new URL(bigUrl).pathname.slice(1)}`;
+    const [row] =
+      await probe`SELECT 1 AS found FROM pg_database WHERE datname = ${new URL(bigUrl).pathname.slice(1)}`;
     await probe.end();
     fresh = !row;
   }
@@ -126,12 +143,24 @@ async function main() {
     capture.capturing = true;
     await c.run(big.target, 1);
     capture.capturing = false;
-    rows.push({ name: c.name, empty: e, big: b, load: load1(), findings: await explainAll(big.client, capture.take()) });
+    rows.push({
+      name: c.name,
+      empty: e,
+      big: b,
+      load: load1(),
+      findings: await explainAll(big.client, capture.take()),
+    });
   }
 
-  console.log(`bench:scale, scale ${factor}${without ? `, without the indexes of ${without}` : ""}: ${JSON.stringify(counts)}`);
-  console.log(`server time in process (p95 of each case's runs; goal ≤ 300 ms and ≤ 2× the empty database's)\n`);
-  console.log(`| case | empty p95 | loaded p50 | loaded p95 | ratio | goal | seq scans of big tables | load |`);
+  console.log(
+    `bench:scale, scale ${factor}${without ? `, without the indexes of ${without}` : ""}: ${JSON.stringify(counts)}`,
+  );
+  console.log(
+    `server time in process (p95 of each case's runs; goal ≤ 300 ms and ≤ 2× the empty database's)\n`,
+  );
+  console.log(
+    `| case | empty p95 | loaded p50 | loaded p95 | ratio | goal | seq scans of big tables | load |`,
+  );
   console.log(`|---|---|---|---|---|---|---|---|`);
   for (const r of rows) {
     const ratio = r.big.p95 / r.empty.p95;

@@ -33,9 +33,15 @@ async function fundedBusiness(amount = 1000) {
 }
 
 /** Raw rows, as a damaged database (or a bug) would leave them; `db` another connection's. */
-async function rawTransaction(businessId: string, entries: { account: string; amount: number }[], db = testDb()) {
+async function rawTransaction(
+  businessId: string,
+  entries: { account: string; amount: number }[],
+  db = testDb(),
+) {
   const txId = newId("ledgerTransaction");
-  await db.execute(sql`INSERT INTO ledger_transactions (id, business_id, kind) VALUES (${txId}, ${businessId}, 'raw')`);
+  await db.execute(
+    sql`INSERT INTO ledger_transactions (id, business_id, kind) VALUES (${txId}, ${businessId}, 'raw')`,
+  );
   for (const e of entries)
     await db.execute(
       sql`INSERT INTO ledger_entries (id, transaction_id, account_id, amount)
@@ -98,12 +104,16 @@ describe("verifyLedgerSinceCheckpoint", () => {
     const report = await verifyLedgerSinceCheckpoint(testDb());
     expect(report.mode).toBe("incremental");
     expect(report.problems).toEqual([
-      expect.objectContaining({ check: "balance_mismatch", account_id: account, cached: 1007, entries_sum: 1000 }),
+      expect.objectContaining({
+        check: "balance_mismatch",
+        account_id: account,
+        cached: 1007,
+        entries_sum: 1000,
+      }),
     ]);
     await testDb().execute(sql`UPDATE ledger_accounts SET balance = balance - 7 WHERE id = ${account}`);
     await checkpointed();
   });
-
 });
 
 describe.runIf(Boolean(process.env.DATABASE_URL))("verifyLedgerSinceCheckpoint on PostgreSQL", () => {
@@ -131,7 +141,13 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("verifyLedgerSinceCheckpoint o
         const after = await verifyLedgerSinceCheckpoint(testDb());
         expect(after.mode).toBe("incremental");
         expect(after.problems).toEqual([
-          { check: "transaction_unbalanced", business_id: businessId, transaction_id: txId, sum: 9, entries: 1 },
+          {
+            check: "transaction_unbalanced",
+            business_id: businessId,
+            transaction_id: txId,
+            sum: 9,
+            entries: 1,
+          },
         ]);
         await reserved`INSERT INTO ledger_entries (id, transaction_id, account_id, amount) VALUES (${newId("ledgerEntry")}, ${txId}, ${account}, -9)`;
         await reserved`UPDATE ledger_accounts SET balance = balance - 9 WHERE id = ${account}`;
@@ -162,7 +178,12 @@ describe("verifyLedgerSinceCheckpoint, last", () => {
 
     const report = await verifyLedgerSinceCheckpoint(testDb());
     expect(report.problems).toEqual([
-      expect.objectContaining({ check: "cross_business_entry", business_id: businessId, transaction_id: txId, account_id: theirs }),
+      expect.objectContaining({
+        check: "cross_business_entry",
+        business_id: businessId,
+        transaction_id: txId,
+        account_id: theirs,
+      }),
     ]);
     // An entry stays in history: the checkpoint stays before it, so this file's last test.
   });

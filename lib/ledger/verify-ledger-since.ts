@@ -44,7 +44,8 @@ export async function verifyLedgerSinceCheckpoint(
       });
     } catch (error) {
       // Another process moved (or made) the checkpoint meanwhile: verify again from where it left it.
-      const raced = isSerializationFailure(error) || isUniqueViolation(error, "ledger_verify_checkpoint_pkey");
+      const raced =
+        isSerializationFailure(error) || isUniqueViolation(error, "ledger_verify_checkpoint_pkey");
       if (attempt >= 3 || !raced) throw error;
     }
   }
@@ -52,7 +53,10 @@ export async function verifyLedgerSinceCheckpoint(
 
 async function verifyOnce(tx: Db, fullPassEveryMs: number): Promise<PeriodicLedgerReport> {
   // The first statement takes the snapshot every check reads.
-  const [current] = await queryRows<{ snapshot: string }>(tx, sql`SELECT pg_current_snapshot()::text AS snapshot`);
+  const [current] = await queryRows<{ snapshot: string }>(
+    tx,
+    sql`SELECT pg_current_snapshot()::text AS snapshot`,
+  );
   const snapshot = current!.snapshot;
   const [checkpoint] = await queryRows<{ snapshot: string; xmin: string; due: boolean }>(
     tx,
@@ -125,8 +129,19 @@ async function incrementalPass(
   );
   const ok = problems.length === 0;
   if (ok) await advance(tx, snapshot);
-  const checked = { transactions: num(counts?.transactions), entries: num(counts?.entries), accounts: num(counts?.accounts) };
-  return { ok, business_id: null, checked, problems, mode: "incremental", snapshot: ok ? snapshot : since.snapshot };
+  const checked = {
+    transactions: num(counts?.transactions),
+    entries: num(counts?.entries),
+    accounts: num(counts?.accounts),
+  };
+  return {
+    ok,
+    business_id: null,
+    checked,
+    problems,
+    mode: "incremental",
+    snapshot: ok ? snapshot : since.snapshot,
+  };
 }
 
 /** The checkpoint first (a concurrent run then fails to serialize and verifies again), then the sums. */
@@ -164,7 +179,14 @@ async function unbalancedTouched(tx: Db): Promise<LedgerProblem[]> {
 
 /** Every account: its cached balance against its verified sum plus its entries since. */
 async function mismatchedSince(tx: Db): Promise<LedgerProblem[]> {
-  const rows = await queryRows<{ id: string; business_id: string; kind: string; owner_id: string; balance: unknown; total: unknown }>(
+  const rows = await queryRows<{
+    id: string;
+    business_id: string;
+    kind: string;
+    owner_id: string;
+    balance: unknown;
+    total: unknown;
+  }>(
     tx,
     sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance, x.total::text AS total
         FROM ledger_accounts a
@@ -187,7 +209,12 @@ async function mismatchedSince(tx: Db): Promise<LedgerProblem[]> {
 }
 
 async function crossBusinessNew(tx: Db): Promise<LedgerProblem[]> {
-  const rows = await queryRows<{ id: string; transaction_id: string; account_id: string; business_id: string }>(
+  const rows = await queryRows<{
+    id: string;
+    transaction_id: string;
+    account_id: string;
+    business_id: string;
+  }>(
     tx,
     sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
         FROM ledger_verify_new_entries e
