@@ -7,6 +7,7 @@ import { dispatch } from "@/lib/api/routes";
 import { getOverview } from "@/lib/dashboard/get-overview";
 import { listPayments } from "@/lib/dashboard/list-payments";
 import { runHousekeeping } from "@/lib/housekeeping/run-housekeeping";
+import { postTransaction } from "@/lib/ledger/post-transaction";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
 import { recordLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
 import { listSubscriptionsNewestFirst } from "@/lib/subscriptions/list-subscriptions";
@@ -19,6 +20,8 @@ export type ScaleCase = {
   name: string;
   /** Timed runs (after one warm-up run); the slow whole-ledger cases run fewer. */
   runs: number;
+  /** Untimed, before each run: what happens between two runs (new ledger transactions). */
+  between?: (t: Target, i: number) => Promise<void>;
   /** One run, for business number `i` (rotating over the measured businesses). */
   run: (t: Target, i: number) => Promise<void>;
 };
@@ -60,6 +63,19 @@ async function aSession(t: Target, businessId: string) {
     sessionsOf.set(businessId, found);
   }
   return found;
+}
+
+/** 100 balanced ledger transactions through the service, over the measured businesses. */
+async function newTransactions(t: Target) {
+  for (let k = 0; k < 100; k++)
+    await postTransaction(t.db, {
+      businessId: pick(t, k).id,
+      kind: "bench_credit",
+      entries: [
+        { account: { kind: "external" }, amount: -100 },
+        { account: { kind: "business_balance" }, amount: 100 },
+      ],
+    });
 }
 
 const runId = Date.now();
@@ -133,8 +149,9 @@ export const scaleCases: ScaleCase[] = [
     run: async (t) => void (await runHousekeeping(t.db)),
   },
   {
-    name: "Periodic ledger verify (metrics)",
+    name: "Periodic ledger verify (metrics), 100 new transactions",
     runs: 5,
+    between: newTransactions,
     run: async (t) => void (await recordLedgerVerification(t.db)),
   },
   {
@@ -155,9 +172,11 @@ function quantile(sorted: number[], q: number): number {
 
 /** One warm-up run, then `runs` timed ones. */
 export async function timeCase(c: ScaleCase, t: Target, runs = c.runs): Promise<Timing> {
+  await c.between?.(t, 0);
   await c.run(t, 0);
   const times: number[] = [];
   for (let i = 1; i <= runs; i++) {
+    await c.between?.(t, i);
     const started = performance.now();
     await c.run(t, i);
     times.push(performance.now() - started);

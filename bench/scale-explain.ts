@@ -59,13 +59,15 @@ export async function explainAll(sql: Sql, captured: Captured[]): Promise<Findin
     SELECT relname FROM pg_class WHERE relkind = 'r' AND relname = ANY(${[...bigTables]}) AND reltuples > ${bigRows}`;
   const big = new Set(sized.map((r) => r.relname));
   for (const c of captured) {
-    if (!explainable.test(c.query) || /^\s*(begin|commit|set|show)/i.test(c.query)) continue;
+    // A temporary table's query is explained alone (the table itself lives only in its transaction).
+    const query = c.query.replace(/^\s*create temp table \w+ on commit drop as/i, "");
+    if (!explainable.test(query)) continue;
     try {
       // A data-changing statement is explained inside a transaction rolled back: EXPLAIN alone runs nothing,
       // but its parameters' types come from the statement, so it is prepared exactly as the app sent it.
       const rows = await sql
         .begin(async (tx) => {
-          const result = await tx.unsafe(`EXPLAIN (FORMAT JSON) ${c.query}`, c.params as never[]);
+          const result = await tx.unsafe(`EXPLAIN (FORMAT JSON) ${query}`, c.params as never[]);
           throw Object.assign(new Error("rollback"), { result });
         })
         .catch((e: { result?: { "QUERY PLAN": { Plan: PlanNode }[] }[] }) => {
@@ -75,7 +77,7 @@ export async function explainAll(sql: Sql, captured: Captured[]): Promise<Findin
       const plan = rows[0]!["QUERY PLAN"][0]!.Plan;
       const seq: string[] = [];
       scans(plan, seq);
-      findings.push({ query: c.query, seqScans: seq, bigSeqScans: seq.filter((t) => big.has(t)) });
+      findings.push({ query, seqScans: seq, bigSeqScans: seq.filter((t) => big.has(t)) });
     } catch (error) {
       findings.push({
         query: c.query,

@@ -140,6 +140,7 @@ async function main() {
     const e = await timeCase(c, empty.target);
     installDatabase({ db: big.target.db, kind: "postgres" } as DatabaseHandle);
     const b = await timeCase(c, big.target);
+    await c.between?.(big.target, 1);
     capture.capturing = true;
     await c.run(big.target, 1);
     capture.capturing = false;
