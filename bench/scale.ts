@@ -6,7 +6,9 @@
 //   BENCH_SCALE_DATABASE_URL  the big database (default postgres://postgres@127.0.0.1:5432/kassa_scale_bench),
 //                             dropped and made afresh unless BENCH_SCALE_REUSE=1 finds it loaded;
 //                             the empty one is the same name with `_empty`, always made afresh.
-//   BENCH_SCALE_WITHOUT=0025  drops the indexes that migration made, for the figures before it.
+//   BENCH_SCALE_WITHOUT=0025  drops the indexes that migration made, for the figures before it;
+//                             any other run makes them again if missing (BENCH_SCALE_REUSE after it).
+//   BENCH_SCALE_CASES=regex   only the cases whose name matches.
 import fs from "node:fs";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -32,6 +34,8 @@ const factor = Number(process.env.BENCH_SCALE ?? 1);
 const bigUrl = process.env.BENCH_SCALE_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/kassa_scale_bench";
 const reuse = process.env.BENCH_SCALE_REUSE === "1";
 const without = process.env.BENCH_SCALE_WITHOUT;
+const indexed = "0025";
+const only = process.env.BENCH_SCALE_CASES ? new RegExp(process.env.BENCH_SCALE_CASES, "i") : null;
 /** How many businesses the timed calls rotate over. */
 const measured = 10;
 
@@ -100,18 +104,32 @@ async function load(
       await handle.db.execute(sql`INSERT INTO bench_scale_keys VALUES (${b.id}, ${b.secretKey})`);
   }
   if (without) await dropIndexesOf(handle.db, without);
+  else await createIndexesOf(handle.db, indexed);
   return { target: { db: handle.db, businesses }, client };
 }
 
-/** The indexes a migration (by its number) creates, dropped so the figures show the state before it. */
-async function dropIndexesOf(db: Db, number: string) {
+/** The CREATE INDEX statements of a migration (by its number): each index's name and statement. */
+function indexesOf(number: string): { file: string; indexes: [string, string][] } {
   const file = fs.readdirSync(migrationsFolder).find((f) => f.startsWith(`${number}_`));
   if (!file) throw new Error(`no migration ${number}`);
   const text = fs.readFileSync(path.join(migrationsFolder, file), "utf8");
-  for (const [, name] of text.matchAll(/CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?"?(\w+)"?/gi))
-    await db.execute(sql.raw(`DROP INDEX IF EXISTS "${name}"`));
+  const found = text.matchAll(/CREATE (?:UNIQUE )?INDEX "(\w+)"[^;]*;/gi);
+  return { file, indexes: [...found].map((m) => [m[1]!, m[0].replace(/INDEX "/i, 'INDEX IF NOT EXISTS "')]) };
+}
+
+/** Dropped, so the figures show the state before the migration. */
+async function dropIndexesOf(db: Db, number: string) {
+  const { file, indexes } = indexesOf(number);
+  for (const [name] of indexes) await db.execute(sql.raw(`DROP INDEX IF EXISTS "${name}"`));
   await db.execute(sql`ANALYZE`);
   process.stderr.write(`dropped the indexes of ${file}\n`);
+}
+
+/** Made again if a run without them dropped them. */
+async function createIndexesOf(db: Db, number: string) {
+  const { indexes } = indexesOf(number);
+  for (const [, statement] of indexes) await db.execute(sql.raw(statement));
+  await db.execute(sql`ANALYZE`);
 }
 
 const load1 = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
@@ -134,7 +152,7 @@ async function main() {
   const counts = await tableCounts(big.target.db);
 
   const rows: { name: string; empty: Timing; big: Timing; load: string; findings: Finding[] }[] = [];
-  for (const c of scaleCases) {
+  for (const c of scaleCases.filter((x) => !only || only.test(x.name))) {
     process.stderr.write(`${c.name}…\n`);
     installDatabase({ db: empty.target.db, kind: "postgres" } as DatabaseHandle);
     const e = await timeCase(c, empty.target);

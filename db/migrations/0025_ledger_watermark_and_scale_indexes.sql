@@ -24,4 +24,5 @@ CREATE INDEX "payments_business_status_completed_idx" ON "payments" USING btree 
 CREATE INDEX "payments_business_updated_idx" ON "payments" USING btree ("business_id","updated_at","id");--> statement-breakpoint
 CREATE INDEX "ledger_entries_xid_idx" ON "ledger_entries" USING btree ("xid");--> statement-breakpoint
 CREATE INDEX "ledger_transactions_xid_idx" ON "ledger_transactions" USING btree ("xid");--> statement-breakpoint
-CREATE INDEX "idempotency_keys_created_idx" ON "idempotency_keys" USING btree ("created_at");
+CREATE INDEX "idempotency_keys_created_idx" ON "idempotency_keys" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "ledger_transactions_reference_idx" ON "ledger_transactions" USING btree ("reference");

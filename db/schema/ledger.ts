@@ -72,6 +72,8 @@ export const ledgerTransactions = pgTable(
   (t) => [
     index("ledger_transactions_business_idx").on(t.businessId, t.createdAt),
     index("ledger_transactions_xid_idx").on(t.xid),
+    // What a payment, refund or dispute posted (the dispute check of the ledger verification).
+    index("ledger_transactions_reference_idx").on(t.reference),
   ],
 );
 
