@@ -58,20 +58,33 @@ async function verifyOnce(tx: Db, fullPassEveryMs: number): Promise<PeriodicLedg
     sql`SELECT pg_current_snapshot()::text AS snapshot`,
   );
   const snapshot = current!.snapshot;
-  const [checkpoint] = await queryRows<{ snapshot: string; xmin: string; due: boolean }>(
+  // `regressed`: the checkpoint is ahead of this cluster's transaction ids (a dump restored into
+  // a new cluster): rows written since would look older than it, so the whole ledger is verified.
+  const [checkpoint] = await queryRows<{ snapshot: string; xmin: string; due: boolean; regressed: boolean }>(
     tx,
     sql`SELECT snapshot::text AS snapshot, pg_snapshot_xmin(snapshot)::text AS xmin,
-          full_pass_at <= now() - ${`${fullPassEveryMs} milliseconds`}::interval AS due
+          full_pass_at <= now() - ${`${fullPassEveryMs} milliseconds`}::interval AS due,
+          pg_snapshot_xmax(snapshot) > pg_snapshot_xmax(${snapshot}::pg_snapshot) AS regressed
         FROM ledger_verify_checkpoint WHERE id = 'ledger'`,
   );
-  if (!checkpoint || checkpoint.due) return fullPass(tx, snapshot);
+  // Rows with ids this snapshot has not reached (restored from another cluster) would look new to
+  // every later run: then whole passes and no checkpoint, until the cluster's ids pass them (two
+  // index probes).
+  const [future] = await queryRows<{ found: boolean }>(
+    tx,
+    sql`SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE xid >= pg_snapshot_xmax(${snapshot}::pg_snapshot))
+          OR EXISTS (SELECT 1 FROM ledger_transactions WHERE xid >= pg_snapshot_xmax(${snapshot}::pg_snapshot)) AS found`,
+  );
+  if (!checkpoint || checkpoint.due || checkpoint.regressed || future!.found)
+    return fullPass(tx, snapshot, future!.found);
   return incrementalPass(tx, checkpoint, snapshot);
 }
 
-async function fullPass(tx: Db, snapshot: string): Promise<PeriodicLedgerReport> {
+async function fullPass(tx: Db, snapshot: string, future: boolean): Promise<PeriodicLedgerReport> {
   const { problems, checked } = await ledgerProblems(tx, null);
   const ok = problems.length === 0;
-  if (ok) {
+  if (future) await tx.execute(sql`DELETE FROM ledger_verify_checkpoint`);
+  else if (ok) {
     await tx.execute(sql`DELETE FROM ledger_verified_sums`);
     // Every entry this snapshot sees is verified: the sums start from them.
     await tx.execute(
