@@ -20,7 +20,8 @@ export function scaleSizes(factor: number): ScaleSizes {
   const n = (full: number) => Math.max(1, Math.round(full * factor));
   const payments = n(1_000_000);
   return {
-    businesses: n(1_000),
+    // BENCH_SCALE_BUSINESSES: the same rows over fewer businesses (1: one merchant holds them all).
+    businesses: Number(process.env.BENCH_SCALE_BUSINESSES ?? 0) || n(1_000),
     payments,
     entries: payments * 3,
     events: n(1_000_000),

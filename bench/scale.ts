@@ -9,6 +9,7 @@
 //   BENCH_SCALE_WITHOUT=0025  drops the indexes that migration made, for the figures before it;
 //                             any other run makes them again if missing (BENCH_SCALE_REUSE after it).
 //   BENCH_SCALE_CASES=regex   only the cases whose name matches.
+//   BENCH_SCALE_BUSINESSES=1  the same rows over that many businesses (default 1,000 × the scale).
 import fs from "node:fs";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -132,6 +133,17 @@ async function createIndexesOf(db: Db, number: string) {
   await db.execute(sql`ANALYZE`);
 }
 
+/** The empty database keeps its one business whatever BENCH_SCALE_BUSINESSES says. */
+async function withoutOverride<T>(f: () => Promise<T>): Promise<T> {
+  const saved = process.env.BENCH_SCALE_BUSINESSES;
+  delete process.env.BENCH_SCALE_BUSINESSES;
+  try {
+    return await f();
+  } finally {
+    if (saved !== undefined) process.env.BENCH_SCALE_BUSINESSES = saved;
+  }
+}
+
 const load1 = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(1)} ms`);
 
@@ -139,7 +151,7 @@ async function main() {
   registerAllJobHandlers();
   registerApiRouter();
   const emptyUrl = withDatabase(bigUrl, `${new URL(bigUrl).pathname.slice(1)}_empty`);
-  const empty = await load(emptyUrl, 0.0001, true);
+  const empty = await withoutOverride(() => load(emptyUrl, 0.0001, true));
   let fresh = !reuse;
   if (reuse) {
     const probe = postgres(withDatabase(bigUrl, "postgres"), { max: 1, onnotice: () => {} });
