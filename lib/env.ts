@@ -98,10 +98,12 @@ const envSchema = z.object({
   /**
    * Operations (docs/operations.md): GET /metrics needs this as a Bearer token; without it only
    * loopback clients not behind a proxy may scrape. The ledger is verified every
-   * LEDGER_VERIFY_INTERVAL_MINUTES for the kassa_ledger_verify_* gauges (0: never).
+   * LEDGER_VERIFY_INTERVAL_MINUTES for the kassa_ledger_verify_* gauges (0: never): what changed
+   * since its checkpoint, and the whole ledger once every LEDGER_FULL_VERIFY_HOURS (decision 0054a).
    */
   METRICS_TOKEN: z.string().min(16).optional(),
   LEDGER_VERIFY_INTERVAL_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
+  LEDGER_FULL_VERIFY_HOURS: z.coerce.number().min(1).max(8_760).default(24),
   /**
    * A request body not received in full this long after its headers is cut: 408, connection closed
    * (server/body-limit.ts). Bodies over their route's size limit are cut at once (413).

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt } from "./columns";
 
@@ -24,7 +24,11 @@ export const idempotencyKeys = pgTable(
     responseEnc: text("response_enc"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.businessId, t.principal, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.businessId, t.principal, t.key] }),
+    // Housekeeping deletes keys by age.
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
 );
 
 export type IdempotencyKey = typeof idempotencyKeys.$inferSelect;

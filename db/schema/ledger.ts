@@ -1,7 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, check, customType, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
-import { createdAt } from "./columns";
+import { createdAt, tsCol } from "./columns";
+
+/**
+ * The id of the transaction that inserted the row (PostgreSQL's `pg_current_xact_id()`, a 64-bit
+ * xid8): the periodic verification checks what committed since its checkpoint (decision 0054a).
+ * Null on rows older than the column; read as text.
+ */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+const pgSnapshot = customType<{ data: string; driverData: string }>({ dataType: () => "pg_snapshot" });
+const insertingXid = () => xid8("xid").default(sql`pg_current_xact_id()`);
 
 export const ledgerAccountKinds = [
   "business_balance",
@@ -58,8 +67,14 @@ export const ledgerTransactions = pgTable(
     /** The id of the object behind it (payment, payout entry, ...). */
     reference: text("reference"),
     createdAt: createdAt(),
+    xid: insertingXid(),
   },
-  (t) => [index("ledger_transactions_business_idx").on(t.businessId, t.createdAt)],
+  (t) => [
+    index("ledger_transactions_business_idx").on(t.businessId, t.createdAt),
+    index("ledger_transactions_xid_idx").on(t.xid),
+    // What a payment, refund or dispute posted (the dispute check of the ledger verification).
+    index("ledger_transactions_reference_idx").on(t.reference),
+  ],
 );
 
 /** Append-only: never updated or deleted. The entries of one transaction sum to zero. */
@@ -76,9 +91,11 @@ export const ledgerEntries = pgTable(
     /** Signed cents: positive credits the account, negative debits it. */
     amount: bigint("amount", { mode: "number" }).notNull(),
     createdAt: createdAt(),
+    xid: insertingXid(),
   },
   (t) => [
     index("ledger_entries_account_idx").on(t.accountId),
+    index("ledger_entries_xid_idx").on(t.xid),
     index("ledger_entries_tx_idx").on(t.transactionId),
     check("ledger_entries_amount_nonzero", sql`${t.amount} <> 0`),
   ],
@@ -87,3 +104,22 @@ export const ledgerEntries = pgTable(
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
 export type LedgerTransaction = typeof ledgerTransactions.$inferSelect;
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/**
+ * The periodic verification's checkpoint (decision 0054a): one row. Every ledger row visible in
+ * `snapshot` (the verifying transaction's) was verified; `full_pass_at` is when the whole ledger last was.
+ */
+export const ledgerVerifyCheckpoint = pgTable("ledger_verify_checkpoint", {
+  id: text("id").primaryKey().default("ledger"),
+  snapshot: pgSnapshot("snapshot").notNull(),
+  fullPassAt: tsCol("full_pass_at").notNull(),
+  verifiedAt: tsCol("verified_at").notNull(),
+});
+
+/** Per account, the sum of its entries visible in the checkpoint's snapshot, as last verified. */
+export const ledgerVerifiedSums = pgTable("ledger_verified_sums", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => ledgerAccounts.id),
+  entriesSum: bigint("entries_sum", { mode: "number" }).notNull(),
+});

@@ -88,6 +88,13 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_business_idx").on(t.businessId),
+    // The overview: a business's succeeded (or waiting) payments by completion day, its latest changes.
+    index("payments_business_status_completed_idx").on(
+      t.businessId,
+      t.status,
+      sql`coalesce(${t.completedAt}, ${t.createdAt})`,
+    ),
+    index("payments_business_updated_idx").on(t.businessId, t.updatedAt, t.id),
     check("payments_refunded_within_amount", sql`${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.amount}`),
   ],
 );

@@ -41,6 +41,8 @@ export const sessions = pgTable(
   (t) => [
     uniqueIndex("sessions_business_order_idx").on(t.businessId, t.orderId),
     index("sessions_business_created_idx").on(t.businessId, t.createdAt),
+    // The payments list and the CSV export walk a business's sessions in id order (newest first or last).
+    index("sessions_business_id_idx").on(t.businessId, t.id),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
+import { businessScope, type BusinessScope } from "@/lib/ledger/business-scope";
 
 export type DisputeLedgerProblem =
   | { check: "amount_owed_positive"; business_id: string; account_id: string; balance: number }
@@ -20,10 +21,9 @@ export type DisputeLedgerProblem =
  */
 export async function disputeLedgerProblems(
   db: Db,
-  options: { businessId: string | null; limit: number },
+  options: BusinessScope & { limit: number },
 ): Promise<DisputeLedgerProblem[]> {
-  const scoped = (column: ReturnType<typeof sql>) =>
-    options.businessId ? sql`${column} = ${options.businessId}` : sql`TRUE`;
+  const scoped = (column: ReturnType<typeof sql>) => businessScope(column, options);
   const problems: DisputeLedgerProblem[] = [];
   const positive = await queryRows<{ id: string; business_id: string; balance: string }>(
     db,

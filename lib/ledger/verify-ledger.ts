@@ -46,12 +46,12 @@ export type LedgerReport = {
 };
 
 /** At most this many problems of each check are listed (the count of checks still fails). */
-const maxListed = 1000;
+export const maxListed = 1000;
 
-const num = (v: unknown) => Number(v);
+export const num = (v: unknown) => Number(v);
 
 /** A `WHERE` condition limiting a business id column to the business verified (or none). */
-type Scope = (column: SQL) => SQL;
+export type Scope = (column: SQL) => SQL;
 
 /**
  * Checks every ledger invariant, on one consistent snapshot (repeatable read, read only):
@@ -61,28 +61,31 @@ type Scope = (column: SQL) => SQL;
  */
 export async function verifyLedger(db: Db, options: { businessId?: string } = {}): Promise<LedgerReport> {
   const businessId = options.businessId ?? null;
-  const scoped: Scope = (column) => (businessId ? sql`${column} = ${businessId}` : sql`TRUE`);
 
   return db.transaction(
     async (tx) => {
-      const problems: LedgerProblem[] = [
-        ...(await unbalancedTransactions(tx, scoped)),
-        ...(await mismatchedBalances(tx, scoped)),
-        ...(await negativeBalances(tx, scoped)),
-        ...(await crossBusinessEntries(tx, scoped)),
-      ];
-      problems.push(...(await payoutLedgerProblems(tx, { businessId, limit: maxListed })));
-      problems.push(...(await disputeLedgerProblems(tx, { businessId, limit: maxListed })));
-
-      return {
-        ok: problems.length === 0,
-        business_id: businessId,
-        checked: await countChecked(tx, scoped),
-        problems,
-      };
+      const { problems, checked } = await ledgerProblems(tx, businessId);
+      return { ok: problems.length === 0, business_id: businessId, checked, problems };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
+}
+
+/** Every check over the whole ledger (of one business, or all), in the caller's transaction. */
+export async function ledgerProblems(
+  tx: Db,
+  businessId: string | null,
+): Promise<{ problems: LedgerProblem[]; checked: LedgerReport["checked"] }> {
+  const scoped: Scope = (column) => (businessId ? sql`${column} = ${businessId}` : sql`TRUE`);
+  const problems: LedgerProblem[] = [
+    ...(await unbalancedTransactions(tx, scoped)),
+    ...(await mismatchedBalances(tx, scoped)),
+    ...(await negativeBalances(tx, scoped)),
+    ...(await crossBusinessEntries(tx, scoped)),
+  ];
+  problems.push(...(await payoutLedgerProblems(tx, { businessId, limit: maxListed })));
+  problems.push(...(await disputeLedgerProblems(tx, { businessId, limit: maxListed })));
+  return { problems, checked: await countChecked(tx, scoped) };
 }
 
 async function unbalancedTransactions(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
@@ -132,7 +135,7 @@ async function mismatchedBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[
   }));
 }
 
-async function negativeBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
+export async function negativeBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
   const negative = await queryRows<{
     id: string;
     business_id: string;

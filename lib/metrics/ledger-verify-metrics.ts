@@ -1,19 +1,22 @@
 import type { Db } from "@/db/client";
 import { env } from "@/lib/env";
-import { verifyLedger } from "@/lib/ledger/verify-ledger";
+import { verifyLedgerSinceCheckpoint } from "@/lib/ledger/verify-ledger-since";
 import { log } from "@/lib/log";
 import { metrics } from "./registry";
 
-/** Verifies the whole ledger once and records the result in the kassa_ledger_verify_* gauges. */
+/**
+ * Verifies the ledger once, since the checkpoint (the whole ledger once every
+ * LEDGER_FULL_VERIFY_HOURS: decision 0054a), and records the result in the kassa_ledger_verify_* gauges.
+ */
 export async function recordLedgerVerification(db: Db): Promise<void> {
   const m = metrics();
   const started = performance.now();
   try {
-    const report = await verifyLedger(db);
+    const report = await verifyLedgerSinceCheckpoint(db, { fullPassEveryMs: env().LEDGER_FULL_VERIFY_HOURS * 3_600_000 });
     m.ledgerVerifyOk.set(report.ok ? 1 : 0);
     m.ledgerVerifyProblems.set(report.problems.length);
     if (!report.ok)
-      log.error("ledger verification found problems", { problems: report.problems.slice(0, 20) });
+      log.error("ledger verification found problems", { mode: report.mode, problems: report.problems.slice(0, 20) });
   } catch (error) {
     // Not knowing counts as failing: the alert on kassa_ledger_verify_ok fires either way.
     m.ledgerVerifyOk.set(0);
@@ -26,7 +29,7 @@ export async function recordLedgerVerification(db: Db): Promise<void> {
 
 /**
  * Verifies at start and every LEDGER_VERIFY_INTERVAL_MINUTES (0: never), one run at a time, in each
- * server process (a read-only snapshot; each instance's gauges then stand on their own).
+ * server process (one snapshot; the checkpoint is shared, each instance's gauges stand on their own).
  * Answers a stop function that waits for a run under way.
  */
 export function startLedgerVerification(db: Db, intervalMs = env().LEDGER_VERIFY_INTERVAL_MINUTES * 60_000) {

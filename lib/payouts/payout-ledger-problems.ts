@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
+import { businessScope, type BusinessScope } from "@/lib/ledger/business-scope";
 
 export type PayoutLedgerProblem =
   | {
@@ -31,9 +32,9 @@ export type PayoutLedgerProblem =
  */
 export async function payoutLedgerProblems(
   db: Db,
-  options: { businessId: string | null; limit: number },
+  options: BusinessScope & { limit: number },
 ): Promise<PayoutLedgerProblem[]> {
-  const scope = options.businessId ? sql`u.business_id = ${options.businessId}` : sql`TRUE`;
+  const scope = businessScope(sql`u.business_id`, options);
   const rows = await queryRows<{
     id: string;
     business_id: string;
@@ -82,7 +83,7 @@ export async function payoutLedgerProblems(
       });
   }
 
-  const withdrawalScope = options.businessId ? sql`w.business_id = ${options.businessId}` : sql`TRUE`;
+  const withdrawalScope = businessScope(sql`w.business_id`, options);
   const unsettled = await queryRows<{ id: string; business_id: string; status: string }>(
     db,
     sql`SELECT w.id, w.business_id, w.status FROM payout_withdrawals w
