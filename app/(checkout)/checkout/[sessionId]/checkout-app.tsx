@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { Suspense, useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { amountText, type AmountTexts } from "@/lib/checkout/amount-texts";
 import { canPay, type CheckoutState } from "@/lib/checkout/checkout-state";
 import type { CheckoutPageData, CheckoutStatus } from "@/lib/checkout/get-checkout";
@@ -10,7 +10,7 @@ import { intervalWords, recurringPriceText } from "@/lib/checkout/recurring-pric
 import { interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import type { CountryOption } from "./payment-form";
+import { PaymentForm, type CountryOption } from "./payment-form";
 import { useCheckoutStatus } from "./use-checkout-status";
 
 type Props = {
@@ -24,10 +24,6 @@ type Props = {
 
 // Only live businesses' pages load this chunk (and, through it, Stripe.js).
 const LiveStripeProvider = dynamic(() => import("./live-stripe"), { ssr: false });
-// The payment form (react-hook-form and the form's own code) is its own chunk: the server renders
-// it with the page, and the browser hydrates it once that chunk is in, after the summary (its own
-// Suspense boundary), so the first load's script evaluation and hydration are shorter tasks.
-const PaymentForm = dynamic(() => import("./payment-form").then((m) => m.PaymentForm));
 
 /**
  * The interactive part of the hosted page: the order summary (its total follows the chosen method
@@ -85,19 +81,17 @@ export function CheckoutApp({ data, amounts, locale, messages, countries }: Prop
   const showForm = (canPay(status.state) || (retrying && status.state === "processing")) && !alreadyPaid;
 
   const form = (
-    <Suspense fallback={null}>
-      <PaymentForm
-        data={data}
-        money={money}
-        messages={messages}
-        countries={countries}
-        methodId={methodId}
-        onMethodChange={setMethodId}
-        lastFailure={status.state === "failed" ? { code: status.failure_code } : null}
-        onStatus={onStatus}
-        onNotPayable={onNotPayable}
-      />
-    </Suspense>
+    <PaymentForm
+      data={data}
+      money={money}
+      messages={messages}
+      countries={countries}
+      methodId={methodId}
+      onMethodChange={setMethodId}
+      lastFailure={status.state === "failed" ? { code: status.failure_code } : null}
+      onStatus={onStatus}
+      onNotPayable={onNotPayable}
+    />
   );
 
   return (

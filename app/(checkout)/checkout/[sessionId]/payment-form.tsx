@@ -54,27 +54,25 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
       options,
     );
   };
-  // Read once: react-hook-form keeps the first defaults.
-  const [defaultValues] = useState<CheckoutFormValues>(() => ({
-    method: methodId,
-    cardNumber: typedOr("cardNumber", ""),
-    expiry: typedOr("expiry", ""),
-    cvc: typedOr("cvc", ""),
-    name: typedOr("name", data.prefill.name),
-    email: typedOr("email", data.prefill.email),
-    phone: typedOr("phone", data.prefill.phone),
-    line1: typedOr("line1", ""),
-    city: typedOr("city", ""),
-    postalCode: typedOr("postalCode", ""),
-    country: typedOr("country", ""),
-  }));
   const form = useForm<CheckoutFormValues>({
     // Errors appear when the customer tries to pay (not on blur, which would move the pay button
     // under a pointer that is pressing it), then update as they type.
     mode: "onSubmit",
     reValidateMode: "onChange",
     resolver,
-    defaultValues,
+    defaultValues: {
+      method: methodId,
+      cardNumber: "",
+      expiry: "",
+      cvc: "",
+      name: data.prefill.name,
+      email: data.prefill.email,
+      phone: data.prefill.phone,
+      line1: "",
+      city: "",
+      postalCode: "",
+      country: "",
+    },
   });
   const { register, formState, setValue, getValues, trigger } = form;
   const errors = formState.errors;
@@ -348,17 +346,6 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
 }
 
 const noSubscription = () => () => {};
-
-/**
- * What the customer typed into the server-rendered field before the form hydrated (its chunk is
- * loaded after the page's first paint), else `fallback`: hydrating keeps it instead of writing the
- * default over it. On the server, and for a form mounted later, the fallback.
- */
-function typedOr(id: string, fallback: string): string {
-  if (typeof document === "undefined") return fallback;
-  const field = document.getElementById(id);
-  return (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) && field.value ? field.value : fallback;
-}
 
 /** Validation and the pay request's shape (zod and card-validator): loaded on the first payment. */
 const loadFormRules = () => import("@/lib/checkout/checkout-form");
