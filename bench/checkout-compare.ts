@@ -43,7 +43,8 @@ function summary(side: Side): string {
   const lcp = median(r.map((x) => x.lcpMs));
   const tbt = median(r.map((x) => x.tbtMs));
   const elements = [...new Set(r.map((x) => x.lcpElement ?? "?"))].join(" | ");
-  return `${side.label}: median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, CLS max ${Math.max(...r.map((x) => x.cls)).toFixed(3)}; LCP elements: ${elements}`;
+  const cpu = (pick: (c: NonNullable<CheckoutLighthouse["cpu"]>) => number) => median(r.flatMap((x) => (x.cpu ? [pick(x.cpu)] : []))).toFixed(0);
+  return `${side.label}: median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, CLS max ${Math.max(...r.map((x) => x.cls)).toFixed(3)}; main-thread CPU ${cpu((c) => c.mainMs)} ms, largest task ${cpu((c) => c.largestTaskMs)} ms, CPU blocking at 4× ${cpu((c) => c.blockingAt4xMs)} ms; LCP elements: ${elements}`;
 }
 
 async function main() {
@@ -72,9 +73,10 @@ async function main() {
         const result = await checkoutLighthouse(side.url!, file);
         if ("skipped" in result) return console.log(`Lighthouse skipped: ${result.skipped}`);
         side.results.push(result);
-        const tasks = result.longTasks.map((t) => t.durationMs.toFixed(0)).join(",");
+        const cpu = result.cpu;
+        const cpuText = cpu ? `main-thread CPU ${cpu.mainMs.toFixed(0)} ms, largest task ${cpu.largestTaskMs.toFixed(1)} ms, CPU blocking at 4× ${cpu.blockingAt4xMs.toFixed(0)} ms` : "no trace";
         console.log(
-          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB, long tasks ${tasks} ms (load before ${before})`,
+          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB; ${cpuText} (load before ${before})`,
         );
       }
     }
