@@ -1,13 +1,15 @@
 // npm run bench:checkout:compare -- <other checkout of Kassa>: the checkout page of this tree (B)
 // against another built tree (A, e.g. the commit before a change, `git worktree add`), Lighthouse
 // runs alternated A B A B on one machine, each with the load average before it: on a shared
-// machine only figures measured side by side compare. Both trees must be built (`npx next build`).
+// machine only figures measured side by side compare. This tree is built if needed; the other
+// must be built already (`npm run build` there).
 //   BENCH_LIGHTHOUSE_RUNS (5 per tree); BENCH_PORT: A's port, B's is the next one (else free ones);
 //   BENCH_REPORTS: a directory to write each run's whole Lighthouse report to (JSON).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildIfNeeded } from "@/server/build";
 import { checkoutJavaScript } from "./checkout-js";
 import { checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
 import { median } from "./load";
@@ -50,6 +52,8 @@ function summary(side: Side): string {
 async function main() {
   if (!other || !fs.existsSync(path.join(other, ".next", "BUILD_ID"))) throw new Error("usage: bench:checkout:compare -- <built checkout of Kassa to compare with>");
   console.log(`Checkout A/B, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${load()}`);
+  // This tree builds if its sources changed (as `npm run bench:checkout` does); the other must be built.
+  buildIfNeeded(here);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-compare-"));
   if (reports) fs.mkdirSync(reports, { recursive: true });
   const sides: Side[] = [
