@@ -1,5 +1,6 @@
 // The checkout page's first-load JavaScript: the external scripts the server-rendered page of a
-// fresh session loads, fetched from the running server and gzipped (level 9, as a CDN would).
+// fresh session loads (its script tags and the scripts it preloads), fetched from the running
+// server and gzipped (level 9, as a CDN would).
 // `<script nomodule>` (Next's legacy polyfills) is counted apart: browsers that run modules, every
 // browser Next supports, never download it, so it is not part of what the customer waits for.
 import { gzipSync } from "node:zlib";
@@ -20,6 +21,12 @@ export async function checkoutJavaScript(kassa: KassaServer, sessionId: string):
   const tags = new Map<string, boolean>();
   for (const [tag, source] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"[^>]*>/g))
     tags.set(source!.replaceAll("&amp;", "&"), /\snomodule(=|\s|>)/i.test(tag));
+  // Chunks the page preloads (`<link rel="preload" as="script">`: a part of the page hydrated once
+  // its chunk is in, decision 0033) are fetched with the first load too.
+  for (const [tag] of html.matchAll(/<link[^>]*\srel="preload"[^>]*>/g)) {
+    const source = / as="script"/.test(tag) ? /\shref="([^"]+)"/.exec(tag)?.[1] : undefined;
+    if (source && !tags.has(source.replaceAll("&amp;", "&"))) tags.set(source.replaceAll("&amp;", "&"), false);
+  }
   const result: CheckoutJs = { scripts: 0, rawBytes: 0, gzipBytes: 0, noModule: { scripts: 0, gzipBytes: 0 } };
   for (const [source, noModule] of tags) {
     const script = await fetch(new URL(source, kassa.origin), { headers: { "accept-encoding": "identity" } });

@@ -59,7 +59,7 @@ async function main() {
       }
       results.push(result);
       console.log(
-        `run ${run}: performance ${result.score.toFixed(2)}, LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB (load average before ${before})`,
+        `run ${run}: performance ${result.score.toFixed(2)}, LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB${result.cpu ? `, main-thread CPU ${result.cpu.mainMs.toFixed(0)} ms, largest task ${result.cpu.largestTaskMs.toFixed(1)} ms` : ""} (load average before ${before})`,
       );
     }
     const tbt = median(results.map((r) => r.tbtMs));

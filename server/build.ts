@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { addCompileHints } from "./compile-hints";
 
 const sourceDirs = ["app", "components", "lib", "db", "inngest", "public"];
 const sourceFiles = ["next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
@@ -36,8 +37,9 @@ function buildSdkInto(root: string): void {
 export function buildIfNeeded(root: string): void {
   const { built, current } = buildState(root);
   if (current) {
-    // A build made before the SDK was part of it.
+    // A build made before the SDK (or the compile hints) were part of it.
     if (!fs.existsSync(path.join(root, ".next", "kassa-sdk", "kassa.js"))) buildSdkInto(root);
+    addCompileHints(path.join(root, ".next"));
     return;
   }
   console.log(
@@ -56,4 +58,5 @@ export function buildIfNeeded(root: string): void {
   );
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
   buildSdkInto(root);
+  addCompileHints(path.join(root, ".next"));
 }

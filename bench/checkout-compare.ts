@@ -1,0 +1,99 @@
+// npm run bench:checkout:compare -- <other checkout of Kassa>: the checkout page of this tree (B)
+// against another built tree (A, e.g. the commit before a change, `git worktree add`), Lighthouse
+// runs alternated A B A B on one machine, each with the load average before it: on a shared
+// machine only figures measured side by side compare. This tree is built if needed; the other
+// must be built already (`npm run build` there).
+//   BENCH_LIGHTHOUSE_RUNS (5 per tree); BENCH_PORT: A's port, B's is the next one (else free ones);
+//   BENCH_REPORTS: a directory to write each run's whole Lighthouse report to (JSON).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfNeeded } from "@/server/build";
+import { checkoutJavaScript } from "./checkout-js";
+import { checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
+import { median } from "./load";
+import { killAll, startKassa, type KassaServer } from "./processes";
+
+const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const other = process.argv[2];
+const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
+const reports = process.env.BENCH_REPORTS;
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+
+type Side = { label: string; root: string; kassa?: KassaServer; url?: string; results: CheckoutLighthouse[] };
+
+async function session(kassa: KassaServer): Promise<string> {
+  const created = await fetch(`${kassa.origin}/api/session`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${kassa.secretKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      amount: 2500,
+      currency: "USD",
+      customer: "cus_bench",
+      order_id: `bench-checkout-${Date.now()}`,
+      items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+    }),
+  });
+  if (created.status !== 201) throw new Error(`POST /session answered ${created.status}: ${await created.text()}`);
+  return ((await created.json()) as { session_id: string }).session_id;
+}
+
+function summary(side: Side): string {
+  const r = side.results;
+  const lcp = median(r.map((x) => x.lcpMs));
+  const tbt = median(r.map((x) => x.tbtMs));
+  const elements = [...new Set(r.map((x) => x.lcpElement ?? "?"))].join(" | ");
+  const cpu = (pick: (c: NonNullable<CheckoutLighthouse["cpu"]>) => number) => median(r.flatMap((x) => (x.cpu ? [pick(x.cpu)] : []))).toFixed(0);
+  return `${side.label}: median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, CLS max ${Math.max(...r.map((x) => x.cls)).toFixed(3)}; main-thread CPU ${cpu((c) => c.mainMs)} ms, largest task ${cpu((c) => c.largestTaskMs)} ms, CPU blocking at 4× ${cpu((c) => c.blockingAt4xMs)} ms; LCP elements: ${elements}`;
+}
+
+async function main() {
+  if (!other || !fs.existsSync(path.join(other, ".next", "BUILD_ID"))) throw new Error("usage: bench:checkout:compare -- <built checkout of Kassa to compare with>");
+  console.log(`Checkout A/B, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${load()}`);
+  // This tree builds if its sources changed (as `npm run bench:checkout` does); the other must be built.
+  buildIfNeeded(here);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-compare-"));
+  if (reports) fs.mkdirSync(reports, { recursive: true });
+  const sides: Side[] = [
+    { label: `A (${other})`, root: path.resolve(other), results: [] },
+    { label: `B (${here})`, root: here, results: [] },
+  ];
+  try {
+    for (const [index, side] of sides.entries()) {
+      const kassa = await startKassa(side.root, side.label, { dataDir: path.join(scratch, `pglite-${index}`), port: port && port + index });
+      side.kassa = kassa;
+      const sessionId = await session(kassa);
+      side.url = `${kassa.origin}/checkout/${sessionId}`;
+      await (await fetch(side.url)).text();
+      const js = await checkoutJavaScript(kassa, sessionId);
+      console.log(`${side.label}: first-load JavaScript ${js.scripts} scripts, ${(js.gzipBytes / 1000).toFixed(1)} kB gzip`);
+    }
+    for (let run = 1; run <= runs; run++) {
+      for (const [index, side] of sides.entries()) {
+        const before = load();
+        const file = reports ? path.join(reports, `lighthouse-${index ? "B" : "A"}-${run}.json`) : undefined;
+        const result = await checkoutLighthouse(side.url!, file);
+        if ("skipped" in result) return console.log(`Lighthouse skipped: ${result.skipped}`);
+        side.results.push(result);
+        const cpu = result.cpu;
+        const cpuText = cpu ? `main-thread CPU ${cpu.mainMs.toFixed(0)} ms, largest task ${cpu.largestTaskMs.toFixed(1)} ms, CPU blocking at 4× ${cpu.blockingAt4xMs.toFixed(0)} ms` : "no trace";
+        console.log(
+          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB; ${cpuText} (load before ${before})`,
+        );
+      }
+    }
+    for (const side of sides) console.log(summary(side));
+    console.log(`load average at the end ${load()}`);
+  } finally {
+    for (const side of sides) await side.kassa?.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:checkout:compare failed: ${error instanceof Error ? error.message : String(error)}`);
+  killAll();
+  process.exit(1);
+});
