@@ -134,6 +134,7 @@ export class PersistentSaver implements StateSaver {
   private readonly touched = new Set<Account>();
   private readonly saved = new WeakMap<Account, Saved>();
   private chain: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
 
   constructor(
     private readonly emu: Emulator,
@@ -145,7 +146,14 @@ export class PersistentSaver implements StateSaver {
   }
 
   save(): Promise<void> {
-    const run = this.chain.then(() => this.flush());
+    // Saves asked for while one is under way share the next one (a group commit): it writes
+    // every change made until it starts.
+    if (this.queued) return this.queued;
+    const run = this.chain.then(() => {
+      this.queued = null;
+      return this.flush();
+    });
+    this.queued = run;
     this.chain = run.catch(() => undefined);
     return run;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newAccount } from "../src/accounts";
 import { applyAccountFields, decodeValue, encodeAccountFields, encodeValue } from "../src/persistence-codec";
+import type { StoredField } from "../src/persistence";
 import type { Emulator } from "../src/state";
 
 const emu = { now: () => Date.UTC(2030, 0, 1) } as Emulator;
@@ -94,5 +95,27 @@ describe("account fields codec", () => {
     applyAccountFields(restored, [...rows.values()]);
     expect(restored.returnUrls).toEqual(new Map());
     expect(restored.cards.get("pm_1")).toEqual(account.cards.get("pm_1"));
+  });
+
+  it("saves an array held by the account item by item, and still loads one stored whole", () => {
+    const account = populatedAccount();
+    const rows = encodeAccountFields(account);
+    expect(rows.get("deliveries ")?.document).toBe("[]");
+    expect(rows.get("deliveries #0")?.document).toContain('"evt_1"');
+
+    // Appending one delivery adds one row; the others are the same documents.
+    const second = { ...account.deliveries[0]!, event: "evt_2", attempt: 1, ok: true, status: 200, error: null };
+    account.deliveries.push(second);
+    const after = encodeAccountFields(account);
+    const changed = [...after].filter(([key, row]) => rows.get(key)?.document !== row.document).map(([key]) => key);
+    expect(changed).toEqual(["deliveries #1"]);
+    const restored = newAccount(emu, "");
+    applyAccountFields(restored, JSON.parse(JSON.stringify([...after.values()])) as StoredField[]);
+    expect(restored.deliveries).toEqual(account.deliveries);
+
+    // As saved before items had rows of their own: the whole array in the field's row.
+    const old = newAccount(emu, "");
+    applyAccountFields(old, [{ field: "deliveries", entry: "", document: JSON.stringify(account.deliveries) }]);
+    expect(old.deliveries).toEqual(account.deliveries);
   });
 });
