@@ -1,5 +1,6 @@
 import type { Account } from "./state";
 import type { StoredField } from "./persistence";
+import { TrackedMap } from "./tracked-map";
 
 /**
  * Account fields as JSON rows, generically (the contract is documented on `Account`): Maps and
@@ -10,7 +11,7 @@ import type { StoredField } from "./persistence";
  */
 
 /** Fields never saved as rows: the key (only its digest is stored), the id (the account row) and the objects. */
-const notFields = new Set(["key", "id", "store"]);
+export const notFields = new Set(["key", "id", "store"]);
 const tags = ["$map", "$set", "$obj"];
 
 export function encodeValue(value: unknown): unknown {
@@ -50,7 +51,7 @@ export const fieldRowKey = (field: string, entry: string) => `${field} ${entry}`
 const unchangingEntries = new Set(["idempotency", "deliveries"]);
 const documents = new WeakMap<object, string>();
 
-function encodeEntry(field: string, value: unknown): string | undefined {
+export function encodeEntry(field: string, value: unknown): string | undefined {
   const remember = unchangingEntries.has(field) && typeof value === "object" && value !== null;
   const known = remember ? documents.get(value) : undefined;
   if (known !== undefined) return known;
@@ -89,7 +90,8 @@ export function applyAccountFields(account: Account, rows: StoredField[]): void 
   const whole = rows.filter((row) => row.entry === "");
   for (const row of whole) {
     if (notFields.has(row.field)) continue;
-    target[row.field] = decodeValue(JSON.parse(row.document));
+    const value = decodeValue(JSON.parse(row.document));
+    target[row.field] = value instanceof Map ? TrackedMap.of(value) : value;
   }
   for (const row of rows) {
     if (row.entry === "" || notFields.has(row.field)) continue;
@@ -97,7 +99,7 @@ export function applyAccountFields(account: Account, rows: StoredField[]): void 
     const value = decodeValue(JSON.parse(row.document));
     // Its document is the one stored: not encoded again at the next save.
     if (unchangingEntries.has(row.field) && typeof value === "object" && value !== null) documents.set(value, row.document);
-    if (holder instanceof Map && row.entry.startsWith("=")) holder.set(row.entry.slice(1), value);
+    if (holder instanceof Map && row.entry.startsWith("=")) Map.prototype.set.call(holder, row.entry.slice(1), value);
     else if (Array.isArray(holder) && row.entry.startsWith("#")) holder[Number(row.entry.slice(1))] = value;
   }
 }
