@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const sourceDirs = ["app", "components", "lib", "db", "inngest", "public"];
+// The Stripe emulator is bundled into the build (transpilePackages): a change to it needs a new build.
+const sourceDirs = ["app", "components", "lib", "db", "inngest", "public", "packages/stripe-emulator/src"];
 const sourceFiles = ["next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(root: string, entry: string): number {
