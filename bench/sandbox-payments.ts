@@ -10,9 +10,18 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./load";
-import type { KassaServer } from "./processes";
+import { cpuMs, type KassaServer } from "./processes";
 
-export type SandboxPaymentFigures = { payers: number; p50: number; p95: number; max: number; failed: number; failures: string[] };
+export type SandboxPaymentFigures = {
+  payers: number;
+  p50: number;
+  p95: number;
+  max: number;
+  failed: number;
+  failures: string[];
+  /** Kassa's process CPU (user + system) from the first request to the last answer, per payment. */
+  cpuMsPerPayment?: number;
+};
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : NaN;
@@ -70,10 +79,13 @@ export async function sandboxPaymentsRound(kassa: KassaServer, payers: number): 
     const batch = Array.from({ length: Math.min(10, payers - i) }, (_, j) => newSession(kassa, `${run}-${i + j}`));
     sessions.push(...(await Promise.all(batch)));
   }
+  const cpuBefore = cpuMs(kassa.pid);
   const results = await Promise.all(sessions.map((id) => pay(kassa, id)));
+  const cpuAfter = cpuMs(kassa.pid);
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
   const failures = results.flatMap((r) => (r.failure ? [r.failure] : []));
-  return { payers, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1) ?? NaN, failed: failures.length, failures };
+  const cpuMsPerPayment = cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / payers : undefined;
+  return { payers, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1) ?? NaN, failed: failures.length, failures, cpuMsPerPayment };
 }
 
 /** Medians of the rounds' p50 and p95, the failures of all of them. */
@@ -85,6 +97,7 @@ export function combine(rounds: SandboxPaymentFigures[]): SandboxPaymentFigures 
     max: Math.max(...rounds.map((r) => r.max)),
     failed: rounds.reduce((n, r) => n + r.failed, 0),
     failures: rounds.flatMap((r) => r.failures),
+    cpuMsPerPayment: rounds.every((r) => r.cpuMsPerPayment !== undefined) ? median(rounds.map((r) => r.cpuMsPerPayment!)) : undefined,
   };
 }
 
@@ -92,7 +105,8 @@ const mark = (met: boolean) => (met ? "met" : "NOT met");
 export function describeSandboxPayments(label: string, f: SandboxPaymentFigures): string {
   const goal = `goal p50 ≤ 1000 ms and none failed: ${mark(f.p50 <= 1000 && f.failed === 0)}`;
   const failures = f.failed ? `\n    first failure: ${f.failures[0]}` : "";
-  return `  ${label.padEnd(11)} ${f.payers} at once: p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms, max ${f.max.toFixed(0)} ms, ${f.failed} failed (${goal})${failures}`;
+  const cpu = f.cpuMsPerPayment === undefined ? "" : `, Kassa CPU ${f.cpuMsPerPayment.toFixed(1)} ms per payment`;
+  return `  ${label.padEnd(11)} ${f.payers} at once: p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms, max ${f.max.toFixed(0)} ms, ${f.failed} failed${cpu} (${goal})${failures}`;
 }
 
 async function main() {
