@@ -15,7 +15,7 @@ import { sandboxStripeKey } from "./sandbox-emulator";
 // up with another. Runs on PGlite and, with DATABASE_URL, on PostgreSQL (the shared saver).
 const providers = withSandboxProviders();
 
-const payers = Number(process.env.PAYERS ?? 16);
+const payers = 16;
 const nextYear = new Date().getFullYear() + 1;
 const browser = { "user-agent": "Mozilla/5.0 (concurrency test)", "sec-fetch-site": "same-origin" };
 

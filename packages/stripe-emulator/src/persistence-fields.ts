@@ -53,8 +53,8 @@ export function diffAccountFields(
       present?.add(fieldRowKey(field, ""));
       value.forEach((item, index) => {
         present?.add(fieldRowKey(field, `#${index}`));
-        if (before[index] !== item || !saved.has(fieldRowKey(field, `#${index}`)))
-          compare(field, `#${index}`, encodeEntry(field, item));
+        // An item compared and saved before, still at its place, is unchanged (items are appended).
+        if (before[index] !== item) compare(field, `#${index}`, encodeEntry(field, item));
       });
       for (let index = value.length; index < before.length; index++) compare(field, `#${index}`, undefined);
       changes.items.set(field, [...value]);
