@@ -3,7 +3,8 @@
 // (autocannon) in one run, rounds alternated. Prints req/s, p50, p99 and the ratio of each case,
 // webhook delivery, the checkout page's first-load JavaScript and the server's RSS, next to the
 // goals of issue 13. docs/benchmarks.md says what each case measures.
-//   BENCH_SECONDS (10) per round, BENCH_ROUNDS (2), BENCH_CONNECTIONS (16), BENCH_WEBHOOKS (200 per phase);
+//   BENCH_SECONDS (10) per round, BENCH_ROUNDS (2), BENCH_CONNECTIONS (16), BENCH_WEBHOOKS (200 per phase),
+//   BENCH_PAYERS (50 sandbox card payments at once);
 //   DATABASE_URL: the PostgreSQL to use (else postgres://postgres@127.0.0.1:5432/kassa_bench,
 //   recreated on each run; unreachable: the PostgreSQL cases are skipped).
 import fs from "node:fs";
@@ -16,6 +17,7 @@ import { cliStart, type CliStart } from "./cli-start";
 import { checkoutLighthouse, type CheckoutLighthouse, type Skipped } from "./checkout-lighthouse";
 import { loadRound, median, type LoadCase, type RoundResult } from "./load";
 import { postgresTarget } from "./postgres-target";
+import { combine, describeSandboxPayments, sandboxPaymentsRound, type SandboxPaymentFigures } from "./sandbox-payments";
 import { killAll, rssMb, startFloor, startKassa, type KassaServer, type Server } from "./processes";
 import { pool, webhookCase, type WebhookFigures } from "./webhooks";
 
@@ -24,6 +26,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const webhookCount = Number(process.env.BENCH_WEBHOOKS ?? 200);
+const payers = Number(process.env.BENCH_PAYERS ?? 50);
 
 const runId = Date.now();
 let sequence = 0;
@@ -153,6 +156,18 @@ async function main() {
       if (!pg) await round("GET /payment · Kassa · PGlite", pglite, paymentCase(pglite.secretKey, pgliteIds), pglite.pid);
     }
 
+    // Sandbox card payments, 50 payers at once on one business, each server in turn (issue 27).
+    const sandboxPayments = new Map<string, SandboxPaymentFigures[]>();
+    const payServers = [...(pg ? [["PostgreSQL", pg] as const] : []), ["PGlite", pglite] as const];
+    for (let r = 1; r <= rounds; r++) {
+      for (const [name, server] of payServers) {
+        process.stderr.write(`sandbox payments: ${payers} at once · ${name}, round ${r}/${rounds}\n`);
+        const result = await sandboxPaymentsRound(server, payers).catch((error: unknown) => error as Error);
+        if (result instanceof Error) process.stderr.write(`  failed: ${result.message}\n`);
+        else sandboxPayments.set(name, [...(sandboxPayments.get(name) ?? []), result]);
+      }
+    }
+
     // Webhooks and the checkout page on the PostgreSQL server when there is one (else PGlite).
     const main = pg ?? pglite;
     process.stderr.write(`webhooks: 2 × ${webhookCount} payments…\n`);
@@ -217,6 +232,11 @@ async function main() {
     }
     if (paymentPglite) console.log(`GET /payment/{id}, embedded PGlite\n  Kassa  ${fmt(paymentPglite)}`);
 
+    console.log(`Sandbox card payments through the hosted page, one business (median of ${rounds} rounds)`);
+    for (const [name] of payServers) {
+      const results = sandboxPayments.get(name);
+      console.log(results ? describeSandboxPayments(name, combine(results)) : `  ${name}: failed`);
+    }
     console.log(`Webhook delivery to a loopback receiver (${main === pg ? "PostgreSQL" : "PGlite"}, sandbox payments, ${connections} at once)`);
     if (webhooks instanceof Error) console.log(`  failed: ${webhooks.message}`);
     else {

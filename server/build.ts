@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { addCompileHints } from "./compile-hints";
 
-const sourceDirs = ["app", "components", "lib", "db", "inngest", "public"];
+// The Stripe emulator is bundled into the build (transpilePackages): a change to it needs a new build.
+const sourceDirs = ["app", "components", "lib", "db", "inngest", "public", "packages/stripe-emulator/src"];
 const sourceFiles = ["next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(root: string, entry: string): number {

@@ -1,6 +1,7 @@
 import { invalidRequest } from "./errors";
 import { newObjectId } from "./ids";
 import { type Account, defaultBillingSettings, type Emulator, Store } from "./state";
+import { TrackedMap } from "./tracked-map";
 import { claimStoredAccount, storedRestrictedKey } from "./stored-accounts";
 
 export function newAccount(emu: Emulator, key: string): Account {
@@ -11,18 +12,18 @@ export function newAccount(emu: Emulator, key: string): Account {
     apiVersion: null,
     store: new Store(),
     deleted: new Set(),
-    cards: new Map(),
-    invoiceByPaymentIntent: new Map(),
-    returnUrls: new Map(),
-    idempotency: new Map(),
+    cards: new TrackedMap(),
+    invoiceByPaymentIntent: new TrackedMap(),
+    returnUrls: new TrackedMap(),
+    idempotency: new TrackedMap(),
     billing: defaultBillingSettings(),
     faults: { failNext: [], unreachable: false },
     deliveries: [],
     realTimeOverride: null,
-    clockFailures: new Map(),
-    pendingDeliveries: new Map(),
-    restrictedKeys: new Map(),
-    disputeDecisions: new Map(),
+    clockFailures: new TrackedMap(),
+    pendingDeliveries: new TrackedMap(),
+    restrictedKeys: new TrackedMap(),
+    disputeDecisions: new TrackedMap(),
   };
 }
 

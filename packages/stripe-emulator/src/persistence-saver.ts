@@ -1,6 +1,7 @@
 import { newAccount } from "./accounts";
-import { applyAccountFields, encodeAccountFields, fieldRowKey } from "./persistence-codec";
-import type { AccountChanges, EmulatorPersistence, StoredAccount, StoredField } from "./persistence";
+import { applyAccountFields, fieldRowKey } from "./persistence-codec";
+import { diffAccountFields } from "./persistence-fields";
+import type { AccountChanges, EmulatorPersistence, StoredAccount } from "./persistence";
 import type { Account, Emulator, Kind, StateSaver } from "./state";
 import { keyDigest, everyAccount } from "./stored-accounts";
 
@@ -25,6 +26,10 @@ export interface Saved {
   stored: boolean;
   objects: Map<string, string>;
   fields: Map<string, string>;
+  /** The items of each array field as last saved (by identity: items are appended, not changed). */
+  items: Map<string, unknown[]>;
+  /** Compare every field entry at the next save (a new or freshly loaded copy, or a failed save). */
+  fullCheck: boolean;
   /** Shared storage: the stored version this copy reflects (-1: unknown, reload when stored). */
   version: number;
   /** Times the account was reloaded from shared storage. */
@@ -36,7 +41,8 @@ export interface Pending {
   account: Account;
   saved: Saved;
   change: AccountChanges;
-  rows: Map<string, StoredField> | null;
+  /** The array fields' items as compared (null: fields not compared). */
+  items: Map<string, unknown[]> | null;
   /** Marks the ids as changed again (the write failed). */
   undo: () => void;
 }
@@ -47,6 +53,8 @@ export function snapshot(stored: StoredAccount, generation: number): Saved {
     stored: true,
     objects: new Map(stored.objects.map((o) => [o.id, o.document])),
     fields: new Map(stored.fields.map((f) => [fieldRowKey(f.field, f.entry), f.document])),
+    items: new Map(),
+    fullCheck: true,
     version: stored.version ?? -1,
     generation,
   };
@@ -91,19 +99,18 @@ export function diff(account: Account, saved: Saved, fieldsTouched: boolean): Pe
       change.objects.push({ id, kind: entry.kind, seq: entry.seq, document });
   }
   for (const id of removed) if (saved.objects.has(id)) change.removedObjects.push(id);
-  let rows: Map<string, StoredField> | null = null;
+  let items: Map<string, unknown[]> | null = null;
   if (fieldsTouched || !saved.stored) {
-    rows = encodeAccountFields(account);
-    for (const [key, row] of rows) if (saved.fields.get(key) !== row.document) change.fields.push(row);
-    for (const key of saved.fields.keys()) {
-      if (rows.has(key)) continue;
-      const [field = "", entry = ""] = splitRowKey(key);
-      change.removedFields.push({ field, entry });
-    }
+    const fields = diffAccountFields(account, saved.fields, saved.items, saved.fullCheck || !saved.stored);
+    change.fields = fields.fields;
+    change.removedFields = fields.removedFields;
+    items = fields.items;
   }
   const undo = () => {
     for (const id of ids) if (store.entry(id)) store.touched.add(id);
     for (const id of removed) if (!store.entry(id)) store.removed.add(id);
+    // The marks of the fields' entries were taken: compare them all next time.
+    if (items) saved.fullCheck = true;
   };
   const empty =
     !change.created &&
@@ -112,15 +119,24 @@ export function diff(account: Account, saved: Saved, fieldsTouched: boolean): Pe
       change.fields.length +
       change.removedFields.length ===
       0;
-  return empty ? null : { account, saved, change, rows, undo };
+  // Nothing to write: the comparison still stands (the marks it took were of unchanged entries).
+  if (empty && items) settleFields(saved, items);
+  return empty ? null : { account, saved, change, items, undo };
 }
 
 /** After a successful write: storage now holds what `pending` wrote. */
-export function written({ saved, change, rows }: Pending): void {
+export function written({ saved, change, items }: Pending): void {
   saved.stored = true;
   for (const object of change.objects) saved.objects.set(object.id, object.document);
   for (const id of change.removedObjects) saved.objects.delete(id);
-  if (rows) saved.fields = new Map([...rows].map(([key, row]) => [key, row.document]));
+  for (const field of change.fields) saved.fields.set(fieldRowKey(field.field, field.entry), field.document);
+  for (const field of change.removedFields) saved.fields.delete(fieldRowKey(field.field, field.entry));
+  if (items) settleFields(saved, items);
+}
+
+function settleFields(saved: Saved, items: Map<string, unknown[]>): void {
+  saved.items = items;
+  saved.fullCheck = false;
 }
 
 /**
@@ -134,6 +150,7 @@ export class PersistentSaver implements StateSaver {
   private readonly touched = new Set<Account>();
   private readonly saved = new WeakMap<Account, Saved>();
   private chain: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
 
   constructor(
     private readonly emu: Emulator,
@@ -145,7 +162,14 @@ export class PersistentSaver implements StateSaver {
   }
 
   save(): Promise<void> {
-    const run = this.chain.then(() => this.flush());
+    // Saves asked for while one is under way share the next one (a group commit): it writes
+    // every change made until it starts.
+    if (this.queued) return this.queued;
+    const run = this.chain.then(() => {
+      this.queued = null;
+      return this.flush();
+    });
+    this.queued = run;
     this.chain = run.catch(() => undefined);
     return run;
   }
@@ -209,6 +233,8 @@ export const newSaved = (account: Account): Saved => ({
   stored: false,
   objects: new Map(),
   fields: new Map(),
+  items: new Map(),
+  fullCheck: true,
   version: -1,
   generation: 0,
 });
@@ -227,9 +253,4 @@ export async function loadAll(
     loaded.push(account);
   }
   return loaded;
-}
-
-function splitRowKey(key: string): [string, string] {
-  const space = key.indexOf(" ");
-  return [key.slice(0, space), key.slice(space + 1)];
 }

@@ -24,10 +24,15 @@ import {
  *   it changed nothing (the usual GET) that is all; otherwise the write path follows and, if the
  *   account moved meanwhile, reloads and runs `work` again on the fresh state.
  * A failed operation marks the copy stale: the next one reloads it from storage.
+ *
+ * Operations queued on an account while one is under way run together as one batch (a group
+ * commit, decision 0054b): one version check or one locked transaction, each operation's `work` in
+ * turn on the same copy, one diff and one write; each answers once the batch is committed. So the
+ * lock is held, and the round trips paid, once per batch, not once per operation.
  */
 export class SharedSaver implements StateSaver {
   private readonly saved = new WeakMap<Account, Saved>();
-  private readonly tails = new Map<Account, Promise<void>>();
+  private readonly queues = new Map<Account, Queue>();
 
   constructor(
     private readonly emu: Emulator,
@@ -39,7 +44,7 @@ export class SharedSaver implements StateSaver {
 
   /** Waits for the operations under way, then saves what changed outside one (normally nothing). */
   async save(): Promise<void> {
-    await Promise.all([...this.tails.values()]);
+    await Promise.all([...this.queues.values()].map((queue) => queue.done));
     for (const account of everyAccount(this.emu)) {
       if (account.store.touched.size === 0 && account.store.removed.size === 0) continue;
       await this.run(account, "read", () => undefined);
@@ -68,17 +73,31 @@ export class SharedSaver implements StateSaver {
   }
 
   run<T>(account: Account, mode: "read" | "write", work: () => T): Promise<T> {
-    const previous = this.tails.get(account) ?? Promise.resolve();
-    const result = previous.then(() => this.exclusive(account, mode, work));
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tails.set(account, tail);
-    void tail.then(() => {
-      if (this.tails.get(account) === tail) this.tails.delete(account);
+    return new Promise<T>((resolve, reject) => {
+      let queue = this.queues.get(account);
+      if (!queue) {
+        queue = { ops: [], done: Promise.resolve() };
+        this.queues.set(account, queue);
+        queue.done = this.drain(account, queue);
+      }
+      queue.ops.push({ mode, work, resolve: resolve as (value: unknown) => void, reject });
     });
-    return result;
+  }
+
+  /** Runs the account's queued operations, batch after batch, until none is left. */
+  private async drain(account: Account, queue: Queue): Promise<void> {
+    // Let the operation that started the queue be joined by those queued in the same tick.
+    await Promise.resolve();
+    try {
+      while (queue.ops.length > 0) {
+        const batch = queue.ops.splice(0, maxBatch);
+        const retry = await this.exclusive(account, batch);
+        queue.ops.unshift(...retry);
+      }
+    } finally {
+      // In the same tick as the last check: an operation queued later starts a new queue.
+      this.queues.delete(account);
+    }
   }
 
   private savedOf(account: Account): Saved {
@@ -97,19 +116,24 @@ export class SharedSaver implements StateSaver {
     return fresh;
   }
 
-  private async exclusive<T>(account: Account, mode: "read" | "write", work: () => T): Promise<T> {
+  /**
+   * One batch, settled: each operation answered (or rejected), or handed back to run again when
+   * another operation of the batch threw (its changes may be half made: the batch is dropped).
+   */
+  private async exclusive(account: Account, batch: Op[]): Promise<Op[]> {
     let saved = this.savedOf(account);
     try {
-      let first: { result: T; pending: Pending | null } | null = null;
-      if (mode === "read") {
+      const runAll = () => runBatch(batch);
+      let first: { results: unknown[]; pending: Pending | null } | null = null;
+      if (batch.every((op) => op.mode === "read")) {
         const stored = await this.storage.check(saved.keyDigest, saved.version);
         if (stored && stored.version !== saved.version) saved = this.reload(account, saved, stored);
-        const result = work();
+        const results = runAll();
         const pending = diff(account, saved, true);
-        if (!pending) return result;
-        first = { result, pending };
+        if (!pending) return settle(batch, results);
+        first = { results, pending };
       }
-      const { result, pending, version } = await this.storage.transaction(async (tx) => {
+      const { results, pending, version } = await this.storage.transaction(async (tx) => {
         let locked = await tx.lock(saved.keyDigest);
         if (!locked && !saved.stored) {
           if (await tx.create(saved.keyDigest, account.id)) locked = { id: account.id, version: 1 };
@@ -123,8 +147,8 @@ export class SharedSaver implements StateSaver {
           done = null;
         }
         if (!done) {
-          const result = work();
-          done = { result, pending: diff(account, saved, true) };
+          const results = runAll();
+          done = { results, pending: diff(account, saved, true) };
         }
         if (done.pending) await tx.write(done.pending.change);
         return { ...done, version: locked.version };
@@ -132,7 +156,7 @@ export class SharedSaver implements StateSaver {
       if (pending) written(pending);
       saved.stored = true;
       saved.version = version;
-      return result;
+      return settle(batch, results);
     } catch (error) {
       // This copy may hold changes that were not saved: the next operation reloads it.
       if (saved.stored) saved.version = -2;
@@ -143,7 +167,53 @@ export class SharedSaver implements StateSaver {
           objects: [],
           fields: [],
         });
-      throw error;
+      if (error instanceof WorkFailed) {
+        batch[error.index]!.reject(error.cause);
+        return batch.filter((_, i) => i !== error.index);
+      }
+      for (const op of batch) op.reject(error);
+      return [];
     }
   }
+}
+
+/** Operations per batch at most (a batch holds the account's lock while all of them run). */
+const maxBatch = 64;
+
+interface Op {
+  mode: "read" | "write";
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Queue {
+  ops: Op[];
+  /** Settles once the queue is empty (every operation answered). */
+  done: Promise<void>;
+}
+
+/** An operation's `work` threw: the batch is dropped, that operation fails, the others run again. */
+class WorkFailed extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super("An operation of the batch failed.");
+  }
+}
+
+function runBatch(batch: Op[]): unknown[] {
+  return batch.map((op, index) => {
+    try {
+      return op.work();
+    } catch (error) {
+      throw new WorkFailed(index, error);
+    }
+  });
+}
+
+function settle(batch: Op[], results: unknown[]): Op[] {
+  batch.forEach((op, i) => op.resolve(results[i]));
+  return [];
 }

@@ -49,7 +49,10 @@ export interface StoredObject {
   document: string;
 }
 
-/** `entry` is "" for a whole field, or "=<key>" for one entry of a Map field. */
+/**
+ * `entry` is "" for a whole field (a marker for a Map or array field), "=<key>" for one entry of a
+ * Map field, "#<index>" for one item of an array field (earlier versions stored arrays whole).
+ */
 export interface StoredField {
   field: string;
   entry: string;

@@ -166,9 +166,12 @@ export interface PendingDelivery {
  * Persistence contract (src/persistence-codec.ts): every field but `key` (only its sha256 is
  * stored) and `store` (saved object by object) is saved generically, field by field, and loaded
  * over the defaults of `newAccount`. So a field added here is persisted without more code, as
- * long as it holds plain JSON data, Maps (string keys; saved entry by entry) and Sets, nested
+ * long as it holds plain JSON data, Maps (string keys; saved entry by entry, compared only where
+ * marked: see TrackedMap, made by `newAccount`), arrays (saved item by item) and Sets, nested
  * freely: no class instances, functions, or references to stored objects (they come back as
- * copies). A field that must not survive a restart belongs on `Emulator`, not here.
+ * copies). Entries of `idempotency` and items of `deliveries` are replaced, never changed in
+ * place (their documents are remembered by identity, decision 0054b). A field that must not
+ * survive a restart belongs on `Emulator`, not here.
  */
 export interface Account {
   id: string;

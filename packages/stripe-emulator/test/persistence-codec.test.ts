@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { newAccount } from "../src/accounts";
 import { applyAccountFields, decodeValue, encodeAccountFields, encodeValue } from "../src/persistence-codec";
+import type { StoredField } from "../src/persistence";
+import { diffAccountFields } from "../src/persistence-fields";
 import type { Emulator } from "../src/state";
 
 const emu = { now: () => Date.UTC(2030, 0, 1) } as Emulator;
@@ -92,7 +94,59 @@ describe("account fields codec", () => {
     const restored = newAccount(emu, "");
     restored.returnUrls.set("stale", "x");
     applyAccountFields(restored, [...rows.values()]);
-    expect(restored.returnUrls).toEqual(new Map());
+    expect(restored.returnUrls).toBeInstanceOf(Map);
+    expect([...restored.returnUrls]).toEqual([]);
     expect(restored.cards.get("pm_1")).toEqual(account.cards.get("pm_1"));
+  });
+
+  it("saves an array held by the account item by item, and still loads one stored whole", () => {
+    const account = populatedAccount();
+    const rows = encodeAccountFields(account);
+    expect(rows.get("deliveries ")?.document).toBe("[]");
+    expect(rows.get("deliveries #0")?.document).toContain('"evt_1"');
+
+    // Appending one delivery adds one row; the others are the same documents.
+    const second = { ...account.deliveries[0]!, event: "evt_2", attempt: 1, ok: true, status: 200, error: null };
+    account.deliveries.push(second);
+    const after = encodeAccountFields(account);
+    const changed = [...after].filter(([key, row]) => rows.get(key)?.document !== row.document).map(([key]) => key);
+    expect(changed).toEqual(["deliveries #1"]);
+    const restored = newAccount(emu, "");
+    applyAccountFields(restored, JSON.parse(JSON.stringify([...after.values()])) as StoredField[]);
+    expect(restored.deliveries).toEqual(account.deliveries);
+
+    // As saved before items had rows of their own: the whole array in the field's row.
+    const old = newAccount(emu, "");
+    applyAccountFields(old, [{ field: "deliveries", entry: "", document: JSON.stringify(account.deliveries) }]);
+    expect(old.deliveries).toEqual(account.deliveries);
+  });
+
+  it("compares only the entries marked since the last save, and sees changes made in place", () => {
+    const account = populatedAccount();
+    const saved = new Map<string, string>();
+    const apply = (changes: ReturnType<typeof diffAccountFields>) => {
+      for (const f of changes.fields) saved.set(`${f.field} ${f.entry}`, f.document);
+      for (const f of changes.removedFields) saved.delete(`${f.field} ${f.entry}`);
+      return changes;
+    };
+    const first = apply(diffAccountFields(account, saved, new Map(), true));
+    expect(first.fields.length).toBe(encodeAccountFields(account).size);
+    let items = first.items;
+    const next = () => {
+      const changes = apply(diffAccountFields(account, saved, items, false));
+      items = changes.items;
+      return changes;
+    };
+    expect(next()).toMatchObject({ fields: [], removedFields: [] });
+
+    // A card read, then changed in place; an entry removed; a delivery appended.
+    account.cards.get("pm_1")!.consumed = true;
+    account.returnUrls.delete("pi_2");
+    account.deliveries.push({ ...account.deliveries[0]!, event: "evt_2" });
+    const changed = next();
+    expect(changed.fields.map((f) => `${f.field} ${f.entry}`).sort()).toEqual(["cards =pm_1", "deliveries #1"]);
+    expect(changed.removedFields).toEqual([{ field: "returnUrls", entry: "=pi_2" }]);
+    expect(saved).toEqual(new Map([...encodeAccountFields(account)].map(([key, row]) => [key, row.document])));
+    expect(next()).toMatchObject({ fields: [], removedFields: [] });
   });
 });
