@@ -13,7 +13,7 @@ import { buildIfNeeded } from "@/server/build";
 import { checkoutJavaScript } from "./checkout-js";
 import { checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
 import { median } from "./load";
-import { killAll, startKassa, type KassaServer } from "./processes";
+import { createBenchSession, killAll, startKassa, type KassaServer } from "./processes";
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const other = process.argv[2];
@@ -23,22 +23,6 @@ const reports = process.env.BENCH_REPORTS;
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
 
 type Side = { label: string; root: string; kassa?: KassaServer; url?: string; results: CheckoutLighthouse[] };
-
-async function session(kassa: KassaServer): Promise<string> {
-  const created = await fetch(`${kassa.origin}/api/session`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${kassa.secretKey}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      amount: 2500,
-      currency: "USD",
-      customer: "cus_bench",
-      order_id: `bench-checkout-${Date.now()}`,
-      items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
-    }),
-  });
-  if (created.status !== 201) throw new Error(`POST /session answered ${created.status}: ${await created.text()}`);
-  return ((await created.json()) as { session_id: string }).session_id;
-}
 
 function summary(side: Side): string {
   const r = side.results;
@@ -64,7 +48,7 @@ async function main() {
     for (const [index, side] of sides.entries()) {
       const kassa = await startKassa(side.root, side.label, { dataDir: path.join(scratch, `pglite-${index}`), port: port && port + index });
       side.kassa = kassa;
-      const sessionId = await session(kassa);
+      const sessionId = await createBenchSession(kassa, `bench-checkout-${Date.now()}`);
       side.url = `${kassa.origin}/checkout/${sessionId}`;
       await (await fetch(side.url)).text();
       const js = await checkoutJavaScript(kassa, sessionId);

@@ -13,7 +13,7 @@ import { buildIfNeeded } from "@/server/build";
 import { checkoutJavaScript } from "./checkout-js";
 import { checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
 import { median } from "./load";
-import { killAll, startKassa } from "./processes";
+import { createBenchSession, killAll, startKassa } from "./processes";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
@@ -29,19 +29,7 @@ async function main() {
   if (reports) fs.mkdirSync(reports, { recursive: true });
   const kassa = await startKassa(root, "Kassa (PGlite)", { dataDir: path.join(scratch, "pglite"), port });
   try {
-    const created = await fetch(`${kassa.origin}/api/session`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${kassa.secretKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        amount: 2500,
-        currency: "USD",
-        customer: "cus_bench",
-        order_id: `bench-checkout-${Date.now()}`,
-        items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
-      }),
-    });
-    if (created.status !== 201) throw new Error(`POST /session answered ${created.status}: ${await created.text()}`);
-    const { session_id: sessionId } = (await created.json()) as { session_id: string };
+    const sessionId = await createBenchSession(kassa, `bench-checkout-${Date.now()}`);
     const url = `${kassa.origin}/checkout/${sessionId}`;
     // Next renders the route once before the runs: none of them measures a cold server.
     await (await fetch(url)).text();

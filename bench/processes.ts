@@ -169,3 +169,21 @@ export function rssMb(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** A session of the bench's one-item order (2500 USD cents), made through the API; its id. */
+export async function createBenchSession(kassa: KassaServer, orderId: string): Promise<string> {
+  const response = await fetch(`${kassa.origin}/api/session`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${kassa.secretKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      amount: 2500,
+      currency: "USD",
+      customer: "cus_bench",
+      order_id: orderId,
+      items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+    }),
+  });
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`POST /session answered ${response.status}: ${text.slice(0, 300)}`);
+  return (JSON.parse(text) as { session_id: string }).session_id;
+}

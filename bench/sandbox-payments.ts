@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./load";
-import { cpuMs, type KassaServer } from "./processes";
+import { cpuMs, createBenchSession, type KassaServer } from "./processes";
 
 export type SandboxPaymentFigures = {
   payers: number;
@@ -27,23 +27,6 @@ const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : NaN;
 
 const nextYear = new Date().getUTCFullYear() + 1;
-
-async function newSession(kassa: KassaServer, order: string): Promise<string> {
-  const response = await fetch(`${kassa.origin}/api/session`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${kassa.secretKey}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      amount: 2500,
-      currency: "USD",
-      customer: "cus_bench",
-      order_id: order,
-      items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
-    }),
-  });
-  const text = await response.text();
-  if (response.status !== 201) throw new Error(`POST /session answered ${response.status}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { session_id: string }).session_id;
-}
 
 /** One payer on the hosted page: its card payment, timed; the reason it failed, if it did. */
 async function pay(kassa: KassaServer, sessionId: string): Promise<{ ms: number; failure?: string }> {
@@ -76,7 +59,7 @@ export async function sandboxPaymentsRound(kassa: KassaServer, payers: number): 
   const run = `sandbox-pay-${Date.now()}`;
   const sessions: string[] = [];
   for (let i = 0; i < payers; i += 10) {
-    const batch = Array.from({ length: Math.min(10, payers - i) }, (_, j) => newSession(kassa, `${run}-${i + j}`));
+    const batch = Array.from({ length: Math.min(10, payers - i) }, (_, j) => createBenchSession(kassa, `${run}-${i + j}`));
     sessions.push(...(await Promise.all(batch)));
   }
   const cpuBefore = cpuMs(kassa.pid);

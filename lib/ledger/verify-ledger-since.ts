@@ -4,7 +4,10 @@ import { disputeLedgerProblems } from "@/lib/disputes/dispute-ledger-problems";
 import { isSerializationFailure, isUniqueViolation } from "@/lib/db-errors";
 import { payoutLedgerProblems } from "@/lib/payouts/payout-ledger-problems";
 import {
+  crossingProblems,
   ledgerProblems,
+  mismatchProblems,
+  unbalancedProblems,
   maxListed,
   negativeBalances,
   num,
@@ -172,7 +175,7 @@ async function advance(tx: Db, snapshot: string) {
 }
 
 async function unbalancedTouched(tx: Db): Promise<LedgerProblem[]> {
-  const rows = await queryRows<{ id: string; business_id: string; total: unknown; n: unknown }>(
+  return unbalancedProblems(
     tx,
     sql`SELECT t.id, t.business_id, COALESCE(SUM(e.amount), 0)::text AS total, COUNT(e.id)::int AS n
         FROM ledger_verify_touched v JOIN ledger_transactions t ON t.id = v.id
@@ -181,25 +184,11 @@ async function unbalancedTouched(tx: Db): Promise<LedgerProblem[]> {
         HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
         ORDER BY t.id LIMIT ${maxListed}`,
   );
-  return rows.map((r) => ({
-    check: "transaction_unbalanced",
-    business_id: r.business_id,
-    transaction_id: r.id,
-    sum: num(r.total),
-    entries: num(r.n),
-  }));
 }
 
 /** Every account: its cached balance against its verified sum plus its entries since. */
 async function mismatchedSince(tx: Db): Promise<LedgerProblem[]> {
-  const rows = await queryRows<{
-    id: string;
-    business_id: string;
-    kind: string;
-    owner_id: string;
-    balance: unknown;
-    total: unknown;
-  }>(
+  return mismatchProblems(
     tx,
     sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance, x.total::text AS total
         FROM ledger_accounts a
@@ -210,24 +199,10 @@ async function mismatchedSince(tx: Db): Promise<LedgerProblem[]> {
         WHERE a.balance <> x.total
         ORDER BY a.id LIMIT ${maxListed}`,
   );
-  return rows.map((r) => ({
-    check: "balance_mismatch",
-    business_id: r.business_id,
-    account_id: r.id,
-    kind: r.kind,
-    owner_id: r.owner_id,
-    cached: num(r.balance),
-    entries_sum: num(r.total),
-  }));
 }
 
 async function crossBusinessNew(tx: Db): Promise<LedgerProblem[]> {
-  const rows = await queryRows<{
-    id: string;
-    transaction_id: string;
-    account_id: string;
-    business_id: string;
-  }>(
+  return crossingProblems(
     tx,
     sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
         FROM ledger_verify_new_entries e
@@ -236,11 +211,4 @@ async function crossBusinessNew(tx: Db): Promise<LedgerProblem[]> {
         WHERE a.business_id <> t.business_id
         ORDER BY e.id LIMIT ${maxListed}`,
   );
-  return rows.map((r) => ({
-    check: "cross_business_entry",
-    business_id: r.business_id,
-    transaction_id: r.transaction_id,
-    entry_id: r.id,
-    account_id: r.account_id,
-  }));
 }

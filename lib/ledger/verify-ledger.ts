@@ -89,7 +89,7 @@ export async function ledgerProblems(
 }
 
 async function unbalancedTransactions(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
-  const unbalanced = await queryRows<{ id: string; business_id: string; total: unknown; n: unknown }>(
+  return unbalancedProblems(
     tx,
     sql`SELECT t.id, t.business_id, COALESCE(SUM(e.amount), 0)::text AS total, COUNT(e.id)::int AS n
         FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
@@ -98,6 +98,11 @@ async function unbalancedTransactions(tx: Db, scoped: Scope): Promise<LedgerProb
         HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
         ORDER BY t.id LIMIT ${maxListed}`,
   );
+}
+
+/** Runs a query of unbalanced transactions (id, business_id, total, n) and reports each. */
+export async function unbalancedProblems(tx: Db, query: SQL): Promise<LedgerProblem[]> {
+  const unbalanced = await queryRows<{ id: string; business_id: string; total: unknown; n: unknown }>(tx, query);
   return unbalanced.map((r) => ({
     check: "transaction_unbalanced",
     business_id: r.business_id,
@@ -108,14 +113,7 @@ async function unbalancedTransactions(tx: Db, scoped: Scope): Promise<LedgerProb
 }
 
 async function mismatchedBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
-  const mismatched = await queryRows<{
-    id: string;
-    business_id: string;
-    kind: string;
-    owner_id: string;
-    balance: unknown;
-    total: unknown;
-  }>(
+  return mismatchProblems(
     tx,
     sql`SELECT a.id, a.business_id, a.kind, a.owner_id, a.balance::text AS balance, COALESCE(s.total, 0)::text AS total
         FROM ledger_accounts a
@@ -124,6 +122,18 @@ async function mismatchedBalances(tx: Db, scoped: Scope): Promise<LedgerProblem[
         WHERE ${scoped(sql`a.business_id`)} AND a.balance <> COALESCE(s.total, 0)
         ORDER BY a.id LIMIT ${maxListed}`,
   );
+}
+
+/** Runs a query of accounts whose cached balance differs (id, business_id, kind, owner_id, balance, total). */
+export async function mismatchProblems(tx: Db, query: SQL): Promise<LedgerProblem[]> {
+  const mismatched = await queryRows<{
+    id: string;
+    business_id: string;
+    kind: string;
+    owner_id: string;
+    balance: unknown;
+    total: unknown;
+  }>(tx, query);
   return mismatched.map((r) => ({
     check: "balance_mismatch",
     business_id: r.business_id,
@@ -160,12 +170,7 @@ export async function negativeBalances(tx: Db, scoped: Scope): Promise<LedgerPro
 }
 
 async function crossBusinessEntries(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
-  const crossing = await queryRows<{
-    id: string;
-    transaction_id: string;
-    account_id: string;
-    business_id: string;
-  }>(
+  return crossingProblems(
     tx,
     sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
         FROM ledger_entries e
@@ -173,6 +178,14 @@ async function crossBusinessEntries(tx: Db, scoped: Scope): Promise<LedgerProble
         JOIN ledger_accounts a ON a.id = e.account_id
         WHERE ${scoped(sql`t.business_id`)} AND a.business_id <> t.business_id
         ORDER BY e.id LIMIT ${maxListed}`,
+  );
+}
+
+/** Runs a query of entries crossing businesses (id, transaction_id, account_id, business_id). */
+export async function crossingProblems(tx: Db, query: SQL): Promise<LedgerProblem[]> {
+  const crossing = await queryRows<{ id: string; transaction_id: string; account_id: string; business_id: string }>(
+    tx,
+    query,
   );
   return crossing.map((r) => ({
     check: "cross_business_entry",
