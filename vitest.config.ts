@@ -17,7 +17,9 @@ export default defineConfig({
     ],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-file.ts"],
-    testTimeout: 30_000,
+    // A bound for a hung test, not a speed goal: on a slow CI machine running three workers, a file's
+    // first test (loading modules on first use) once took over 30 s.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
     // Vitest's default (one worker fewer than the cores) is a single worker on a 2-core machine, where

@@ -10,13 +10,14 @@ import { resetEnv } from "@/lib/env";
 import { BadRequestError } from "@/lib/errors";
 import { readProviderConfig } from "@/lib/providers/provider-config";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
-import { api, createTestBusiness, testDb } from "@/test/helpers";
+import { api, createTestBusiness, loadApi, testDb } from "@/test/helpers";
 import { setupIncompleteExitCode, stripeConnectCommand } from "./stripe-connect-command";
 
 // The merchant's Stripe account is an emulator account, reached through STRIPE_API_BASE as the
 // CLI reaches it in tests.
 let emulator: StripeEmulator;
 beforeAll(async () => {
+  await loadApi();
   emulator = await startStripeEmulator({ webhookRetryDelaysMs: [] });
   process.env.STRIPE_API_BASE = emulator.url;
   resetEnv();

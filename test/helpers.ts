@@ -19,6 +19,15 @@ export async function createTestBusiness(input: Partial<CreateBusinessInput> = {
 export type ApiResult<T = Record<string, unknown>> = { status: number; headers: Headers; body: T };
 
 /**
+ * The router and the OpenAPI document, loaded on a file's first `api()` call: many files never make
+ * one. On a busy machine the load takes many seconds, which a file's first test would pay inside its
+ * timeout; a file whose first test calls the API can load them in `beforeAll` instead.
+ */
+export function loadApi() {
+  return Promise.all([import("@/lib/api/routes"), import("./openapi-responses")]);
+}
+
+/**
  * Calls the API the way a merchant would, through the same router Next serves. The response must
  * match the OpenAPI document (test/openapi-responses.ts), or the call throws.
  */
@@ -41,11 +50,7 @@ export async function api<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers.set("content-type", "application/json");
   }
-  // The router and the OpenAPI document load on a file's first call: many files never make one.
-  const [{ dispatch }, { checkResponseAgainstDocument }] = await Promise.all([
-    import("@/lib/api/routes"),
-    import("./openapi-responses"),
-  ]);
+  const [{ dispatch }, { checkResponseAgainstDocument }] = await loadApi();
   const response = await dispatch(
     new Request(`http://kassa.test/api${path}`, { method, headers, body }),
     "/api",
