@@ -41,7 +41,9 @@ async function freshDatabase(name: string): Promise<string> {
 
 function startApi(label: string, root: string, env: Record<string, string>): Promise<Target> {
   const port = nextPort++;
-  fs.copyFileSync(path.join(here, "bench", "api-server.ts"), path.join(root, "bench", "api-server.ts"));
+  // This tree's server script and the module it starts the server with, so older trees run the same.
+  for (const file of ["bench/api-server.ts", "server/fast-path-server.ts"])
+    fs.copyFileSync(path.join(here, file), path.join(root, file));
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench", "api-server.ts")], {
     cwd: root,
     env: {

@@ -4,21 +4,8 @@
 // actions and Auth.js's sign-in do. Prints one JSON line `{port, publicKey}` once it listens;
 // SIGTERM stops it as server/main.ts does.
 import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createBusiness } from "@/lib/businesses/create-business";
-import { installDatabase } from "@/lib/db";
-import { setReady } from "@/lib/health/readiness";
-import { registerAllJobHandlers } from "@/lib/job-handlers";
-import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
-import { apiFastPath } from "./api-fast-path";
-import { openServerDatabase } from "./embedded";
-import { createHttpServer, stopServing } from "./http-server";
-
-const { handle, stopSharing } = await openServerDatabase();
-installDatabase(handle);
-const shop = await createBusiness(handle.db, { name: "Body shop", mode: "sandbox" });
-registerAllJobHandlers();
-const worker = startEmbeddedWorker(handle.db);
+import { startFastPathServer } from "./fast-path-server";
 
 async function standInForNext(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
@@ -32,17 +19,9 @@ async function standInForNext(req: http.IncomingMessage, res: http.ServerRespons
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
 }
 
-const { server, serving } = createHttpServer(standInForNext, apiFastPath({ port: 3000 }));
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-setReady(true);
-const { port } = server.address() as AddressInfo;
-process.stdout.write(JSON.stringify({ port, publicKey: shop.publicKey }) + "\n");
-
-process.on("SIGTERM", () => {
-  void (async () => {
-    await Promise.all([stopServing(serving, "SIGTERM"), worker.stop()]);
-    await stopSharing();
-    await handle.close();
-    process.exit(0);
-  })();
+const { port, prepared: shop } = await startFastPathServer({
+  prepare: (db) => createBusiness(db, { name: "Body shop", mode: "sandbox" }),
+  next: standInForNext,
+  apiPort: 3000,
 });
+process.stdout.write(JSON.stringify({ port, publicKey: shop.publicKey }) + "\n");
