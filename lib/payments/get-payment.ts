@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments, sessions, type Business, type Payment, type Session } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
@@ -54,27 +54,22 @@ export function paymentView(session: Session, payment: Payment | null, business:
   };
 }
 
-/** The session and its payment as a prepared query: its SQL is built once per database handle. */
-const buildPaymentLookup = (db: Db) =>
-  db
-    .select({ session: sessions, payment: payments })
-    .from(sessions)
-    .leftJoin(payments, eq(payments.sessionId, sessions.id))
-    .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.businessId, sql.placeholder("businessId"))))
-    .limit(1)
-    .prepare("kassa_payment_lookup");
-const paymentLookup = preparedPerDb(buildPaymentLookup);
-
-/** The same, with a cached API key's check in the same snapshot (decision 0054c). */
-const buildCheckedPaymentLookup = (db: Db) =>
-  db
-    .select({ session: sessions, payment: payments, keyValid: sql<boolean>`${keyStillValidSql}` })
-    .from(sessions)
-    .leftJoin(payments, eq(payments.sessionId, sessions.id))
-    .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.businessId, sql.placeholder("businessId"))))
-    .limit(1)
-    .prepare("kassa_payment_lookup_key_checked");
-const checkedPaymentLookup = preparedPerDb(buildCheckedPaymentLookup);
+/**
+ * The session and its payment as a prepared query: its SQL is built once per database handle. The
+ * checked one also reads a cached API key's check in the same snapshot (decision 0054c).
+ */
+const lookup = <Extra extends { keyValid?: SQL<boolean> }>(name: string, extra: Extra) =>
+  preparedPerDb((db: Db) =>
+    db
+      .select({ session: sessions, payment: payments, ...extra })
+      .from(sessions)
+      .leftJoin(payments, eq(payments.sessionId, sessions.id))
+      .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.businessId, sql.placeholder("businessId"))))
+      .limit(1)
+      .prepare(name),
+  );
+const paymentLookup = lookup("kassa_payment_lookup", {});
+const checkedPaymentLookup = lookup("kassa_payment_lookup_key_checked", { keyValid: sql<boolean>`${keyStillValidSql}` });
 
 const sessionIdPattern = /^cs_[0-9A-Za-z]{1,64}$/;
 
