@@ -1,36 +1,16 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "@/db/client";
 import { newId } from "@/lib/ids";
-import { createTestBusiness, testDb, testHandle } from "@/test/helpers";
-import { postTransaction } from "./post-transaction";
+import { testDb, testHandle } from "@/test/helpers";
+import { fundedBusiness, ledgerAccountId } from "./testing/ledger-fixtures";
 import { verifyLedger } from "./verify-ledger";
 import { verifyLedgerSinceCheckpoint } from "./verify-ledger-since";
 
+const fundedBusinessId = async (amount?: number) => (await fundedBusiness(amount)).business.id;
+
 // This file corrupts its own database on purpose, then mends it with compensating rows (the
 // ledger is append-only), so each test starts from a clean ledger and a checkpoint at its end.
-
-async function accountId(businessId: string, kind: string) {
-  const [row] = await queryRows<{ id: string }>(
-    testDb(),
-    sql`SELECT id FROM ledger_accounts WHERE business_id = ${businessId} AND kind = ${kind} AND owner_id = ''`,
-  );
-  return row!.id;
-}
-
-async function fundedBusiness(amount = 1000) {
-  const biz = await createTestBusiness();
-  await postTransaction(testDb(), {
-    businessId: biz.business.id,
-    kind: "test_credit",
-    entries: [
-      { account: { kind: "external" }, amount: -amount },
-      { account: { kind: "business_balance" }, amount },
-    ],
-  });
-  return biz.business.id;
-}
 
 /** Raw rows, as a damaged database (or a bug) would leave them; `db` another connection's. */
 async function rawTransaction(
@@ -59,12 +39,12 @@ async function checkpointed() {
 
 describe("verifyLedgerSinceCheckpoint", () => {
   it("verifies the whole ledger first, then only what came after the checkpoint", async () => {
-    await fundedBusiness();
+    await fundedBusinessId();
     const first = await verifyLedgerSinceCheckpoint(testDb());
     expect(first).toMatchObject({ ok: true, mode: "full", problems: [] });
     expect(first.checked).toEqual((await verifyLedger(testDb())).checked);
 
-    await fundedBusiness(250);
+    await fundedBusinessId(250);
     const next = await verifyLedgerSinceCheckpoint(testDb());
     expect(next).toMatchObject({ ok: true, mode: "incremental", problems: [] });
     expect(next.checked.transactions).toBe(1);
@@ -74,9 +54,9 @@ describe("verifyLedgerSinceCheckpoint", () => {
   });
 
   it("finds an unbalanced transaction written after the checkpoint, and again until it is mended", async () => {
-    const businessId = await fundedBusiness();
+    const businessId = await fundedBusinessId();
     await checkpointed();
-    const account = await accountId(businessId, "business_balance");
+    const account = await ledgerAccountId(businessId, "business_balance");
     const txId = await rawTransaction(businessId, [{ account, amount: 5 }]);
     await testDb().execute(sql`UPDATE ledger_accounts SET balance = balance + 5 WHERE id = ${account}`);
 
@@ -96,9 +76,9 @@ describe("verifyLedgerSinceCheckpoint", () => {
   });
 
   it("finds a cached balance changed without an entry, on an account untouched since the checkpoint", async () => {
-    const businessId = await fundedBusiness();
+    const businessId = await fundedBusinessId();
     await checkpointed();
-    const account = await accountId(businessId, "business_balance");
+    const account = await ledgerAccountId(businessId, "business_balance");
     await testDb().execute(sql`UPDATE ledger_accounts SET balance = balance + 7 WHERE id = ${account}`);
 
     const report = await verifyLedgerSinceCheckpoint(testDb());
@@ -118,8 +98,8 @@ describe("verifyLedgerSinceCheckpoint", () => {
 
 describe.runIf(Boolean(process.env.DATABASE_URL))("verifyLedgerSinceCheckpoint on PostgreSQL", () => {
   it("checks a transaction that commits after a checkpoint taken while it was open (a lower id)", async () => {
-    const businessId = await fundedBusiness();
-    const account = await accountId(businessId, "business_balance");
+    const businessId = await fundedBusinessId();
+    const account = await ledgerAccountId(businessId, "business_balance");
     const url = (testHandle() as { url?: string }).url;
     expect(url).toBeTruthy();
     const late = postgres(url!, { max: 1, onnotice: () => {} });
@@ -133,7 +113,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("verifyLedgerSinceCheckpoint o
         await reserved`INSERT INTO ledger_entries (id, transaction_id, account_id, amount) VALUES (${newId("ledgerEntry")}, ${txId}, ${account}, 9)`;
         await reserved`UPDATE ledger_accounts SET balance = balance + 9 WHERE id = ${account}`;
         // Meanwhile a later transaction commits, and a verification checkpoints past it.
-        await fundedBusiness(40);
+        await fundedBusinessId(40);
         const during = await verifyLedgerSinceCheckpoint(testDb());
         expect(during.problems).toEqual([]);
         await reserved`COMMIT`;
@@ -164,11 +144,11 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("verifyLedgerSinceCheckpoint o
 // Last: its damage cannot be mended (the entry stays in history), so every later run reports it.
 describe("verifyLedgerSinceCheckpoint, last", () => {
   it("finds a new entry on another business's account", async () => {
-    const businessId = await fundedBusiness();
-    const other = await fundedBusiness();
+    const businessId = await fundedBusinessId();
+    const other = await fundedBusinessId();
     await checkpointed();
-    const mine = await accountId(businessId, "external");
-    const theirs = await accountId(other, "business_balance");
+    const mine = await ledgerAccountId(businessId, "external");
+    const theirs = await ledgerAccountId(other, "business_balance");
     const txId = await rawTransaction(businessId, [
       { account: mine, amount: -3 },
       { account: theirs, amount: 3 },

@@ -4,30 +4,10 @@ import { queryRows } from "@/db/client";
 import { newId } from "@/lib/ids";
 import { api, createTestBusiness, testDb } from "@/test/helpers";
 import { postTransaction } from "./post-transaction";
+import { fundedBusiness, ledgerAccountId } from "./testing/ledger-fixtures";
 import { formatLedgerReport, verifyLedger } from "./verify-ledger";
 
 // This file corrupts its own database on purpose: each test checks one business's report.
-
-async function accountId(businessId: string, kind: string, ownerId = "") {
-  const [row] = await queryRows<{ id: string }>(
-    testDb(),
-    sql`SELECT id FROM ledger_accounts WHERE business_id = ${businessId} AND kind = ${kind} AND owner_id = ${ownerId}`,
-  );
-  return row!.id;
-}
-
-async function fundedBusiness(amount = 1000) {
-  const biz = await createTestBusiness({ payoutsEnabled: true });
-  await postTransaction(testDb(), {
-    businessId: biz.business.id,
-    kind: "test_credit",
-    entries: [
-      { account: { kind: "external" }, amount: -amount },
-      { account: { kind: "business_balance" }, amount },
-    ],
-  });
-  return biz;
-}
 
 describe("verifyLedger", () => {
   it("reports a clean ledger as ok", async () => {
@@ -41,7 +21,7 @@ describe("verifyLedger", () => {
   it("finds a transaction whose entries do not sum to zero", async () => {
     const { business } = await fundedBusiness();
     const txId = newId("ledgerTransaction");
-    const account = await accountId(business.id, "business_balance");
+    const account = await ledgerAccountId(business.id, "business_balance");
     await testDb().execute(
       sql`INSERT INTO ledger_transactions (id, business_id, kind) VALUES (${txId}, ${business.id}, 'bad')`,
     );
@@ -59,7 +39,7 @@ describe("verifyLedger", () => {
 
   it("finds a cached balance that differs from the sum of its entries", async () => {
     const { business } = await fundedBusiness();
-    const account = await accountId(business.id, "payout_balance");
+    const account = await ledgerAccountId(business.id, "payout_balance");
     await testDb().execute(sql`UPDATE ledger_accounts SET balance = 7 WHERE id = ${account}`);
     const report = await verifyLedger(testDb(), { businessId: business.id });
     expect(report.problems).toEqual([
@@ -79,8 +59,8 @@ describe("verifyLedger", () => {
     const { business } = await fundedBusiness();
     const other = await fundedBusiness();
     const txId = newId("ledgerTransaction");
-    const mine = await accountId(business.id, "external");
-    const theirs = await accountId(other.business.id, "business_balance");
+    const mine = await ledgerAccountId(business.id, "external");
+    const theirs = await ledgerAccountId(other.business.id, "business_balance");
     await testDb().execute(
       sql`INSERT INTO ledger_transactions (id, business_id, kind) VALUES (${txId}, ${business.id}, 'bad')`,
     );
@@ -136,7 +116,7 @@ describe("verifyLedger", () => {
 
   it("finds a negative balance (with the CHECK removed, as a damaged database would be)", async () => {
     const { business } = await fundedBusiness();
-    const account = await accountId(business.id, "payout_balance");
+    const account = await ledgerAccountId(business.id, "payout_balance");
     await testDb().execute(
       sql`ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_balance_nonnegative`,
     );

@@ -170,22 +170,22 @@ export async function negativeBalances(tx: Db, scoped: Scope): Promise<LedgerPro
 }
 
 async function crossBusinessEntries(tx: Db, scoped: Scope): Promise<LedgerProblem[]> {
-  return crossingProblems(
-    tx,
-    sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
-        FROM ledger_entries e
-        JOIN ledger_transactions t ON t.id = e.transaction_id
-        JOIN ledger_accounts a ON a.id = e.account_id
-        WHERE ${scoped(sql`t.business_id`)} AND a.business_id <> t.business_id
-        ORDER BY e.id LIMIT ${maxListed}`,
-  );
+  return crossingProblems(tx, sql`ledger_entries`, scoped(sql`t.business_id`));
 }
 
-/** Runs a query of entries crossing businesses (id, transaction_id, account_id, business_id). */
-export async function crossingProblems(tx: Db, query: SQL): Promise<LedgerProblem[]> {
+/**
+ * Entries of `entries` (ledger_entries, or a table of the same columns) whose account belongs to
+ * another business than their transaction, among those `where` keeps (over `t`, the transaction).
+ */
+export async function crossingProblems(tx: Db, entries: SQL, where: SQL): Promise<LedgerProblem[]> {
   const crossing = await queryRows<{ id: string; transaction_id: string; account_id: string; business_id: string }>(
     tx,
-    query,
+    sql`SELECT e.id, e.transaction_id, e.account_id, t.business_id
+        FROM ${entries} e
+        JOIN ledger_transactions t ON t.id = e.transaction_id
+        JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE ${where} AND a.business_id <> t.business_id
+        ORDER BY e.id LIMIT ${maxListed}`,
   );
   return crossing.map((r) => ({
     check: "cross_business_entry",
