@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -48,7 +49,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   // One options object: PGlite ignores `loadDataDir` when the first argument is an undefined dataDir.
-  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  // pg_trgm: the trigram indexes of the payments search (migration 0026, decision 0055a).
+  const pglite = new PGlite({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+  });
   await pglite.waitReady;
   await pglite.exec("SET TIME ZONE 'UTC'");
   // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`

@@ -95,6 +95,11 @@ export const payments = pgTable(
       sql`coalesce(${t.completedAt}, ${t.createdAt})`,
     ),
     index("payments_business_updated_idx").on(t.businessId, t.updatedAt, t.id),
+    // The payments list's search by a piece of the payer's e-mail (decision 0055a).
+    index("payments_customer_email_trgm_idx").using(
+      "gin",
+      sql`(${t.customerDetails}->>'email') gin_trgm_ops`,
+    ),
     check("payments_refunded_within_amount", sql`${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.amount}`),
   ],
 );

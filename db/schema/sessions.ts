@@ -43,6 +43,11 @@ export const sessions = pgTable(
     index("sessions_business_created_idx").on(t.businessId, t.createdAt),
     // The payments list and the CSV export walk a business's sessions in id order (newest first or last).
     index("sessions_business_id_idx").on(t.businessId, t.id),
+    // The payments list's and the export's search: a piece of an order id or e-mail (ILIKE '%…%',
+    // trigram indexes, pg_trgm) and a customer id exactly (decision 0055a).
+    index("sessions_order_id_trgm_idx").using("gin", t.orderId.op("gin_trgm_ops")),
+    index("sessions_customer_email_trgm_idx").using("gin", t.customerEmail.op("gin_trgm_ops")),
+    index("sessions_business_customer_idx").on(t.businessId, t.customer),
   ],
 );
 
