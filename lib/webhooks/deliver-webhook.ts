@@ -1,164 +1,20 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { Job, WebhookEvent } from "@/db/schema";
+import type { Job } from "@/db/schema";
 import { rawStatement } from "@/db/statement-per-db";
-import { newId } from "@/lib/ids";
 import type { JobHandler, JobOutcome } from "@/lib/jobs/job-outcome";
 import { jobDoneSql } from "@/lib/jobs/run-job";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
-import { fixedRequestHeaders, sendWebhook, type SendWebhookResult } from "./send-webhook";
-import { signatureHeaders } from "./sign-webhook";
-import { signingTokensOf } from "./webhook-token";
+import { sendWebhook, type SendWebhookResult } from "./send-webhook";
+import { reserveAttempt, type ReservedEvent } from "./reserve-attempt";
 import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { notifyOwners, webhookFailingNotice, webhookFailingNoticeInterval } from "@/lib/mail/notify-owners";
-import { endpointHealthySql, healthRules, holdIfNotActive, markEndpointFailing, recordFailedEvent } from "./endpoint-health";
-import { redactedUrl } from "./redacted-url";
-
-/** What an attempt needs of its event, as reserved (the counts include this attempt). */
-type ReservedEvent = Pick<WebhookEvent, "id" | "businessId" | "body" | "round" | "attemptsInRound" | "attemptCount">;
-
-type Reserved =
-  | { kind: "stop"; reason: string }
-  | {
-      kind: "attempt";
-      event: ReservedEvent;
-      deliveryId: string;
-      /** The URL to POST to (the recorded one has any credentials removed). */
-      url: string | null;
-      /** The headers to send, as recorded on the attempt (null without a URL). */
-      headers: Record<string, string> | null;
-    };
+import { endpointHealthySql, healthRules, markEndpointFailing, recordFailedEvent } from "./endpoint-health";
 
 // The statements of an attempt, prepared (decision 0032): on postgres.js a statement with
 // parameters that is not prepared is described first, two round trips, and is never pipelined.
 const p = (name: string) => sql.placeholder(name);
-
-/** The event (locked), its business's URL and token, and any token rotation: one round trip. */
-const readForAttempt = rawStatement<{
-  id: string;
-  business_id: string;
-  status: string;
-  body: string;
-  round: number;
-  attempts_in_round: number;
-  attempt_count: number;
-  business_found: boolean | null;
-  webhook_state: string | null;
-  webhook_url: string | null;
-  webhook_token_enc: string | null;
-  previous_token_enc: string | null;
-  previous_expires_at: string | null;
-}>(
-  "kassa_webhook_attempt_read",
-  sql`select e.id, e.business_id, e.status, e.body, e.round, e.attempts_in_round, e.attempt_count,
-      b.id is not null as business_found, b.webhook_state, b.webhook_url, b.webhook_token_enc,
-      r.previous_token_enc, r.previous_expires_at
-    from webhook_events e
-    left join businesses b on b.id = e.business_id
-    left join webhook_token_rotations r on r.business_id = e.business_id
-    where e.id = ${p("eventId")}
-    for update of e`,
-);
-
-const closeInFlight = rawStatement(
-  "kassa_webhook_attempt_close_in_flight",
-  sql`update webhook_deliveries
-    set outcome = 'interrupted', finished_at = ${p("now")},
-      error = 'interrupted: the worker stopped before recording the outcome'
-    where event_id = ${p("eventId")} and outcome = 'in_flight'`,
-);
-
-const giveUpEvent = rawStatement(
-  "kassa_webhook_event_give_up",
-  sql`update webhook_events set status = 'failed', next_attempt_at = null where id = ${p("eventId")}`,
-);
-
-const insertAttempt = rawStatement(
-  "kassa_webhook_attempt_insert",
-  sql`insert into webhook_deliveries (id, event_id, business_id, number, round, url, request_headers, started_at)
-    values (${p("id")}, ${p("eventId")}, ${p("businessId")}, ${p("number")}, ${p("round")}, ${p("url")},
-      ${p("headers")}::jsonb, ${p("startedAt")})`,
-);
-
-const countAttempt = rawStatement(
-  "kassa_webhook_event_count_attempt",
-  sql`update webhook_events
-    set attempt_count = ${p("attemptCount")}, attempts_in_round = ${p("attemptsInRound")},
-      last_attempt_at = ${p("now")}, next_attempt_at = null
-    where id = ${p("eventId")}`,
-);
-
-/**
- * Reserves the next attempt of an event: with the event row locked, numbers the attempt and
- * writes it (in flight) before anything is sent. (event_id, number) is unique, so two workers can
- * never make the same attempt; an attempt left in flight by a worker that died is closed as
- * interrupted (it may or may not have reached the receiver) and counts as made.
- *
- * The request's headers (signed now, with the tokens that sign now) are written on the attempt
- * row in the same transaction, before anything is sent: an attempt that reached a receiver always
- * has its headers in the log. A crash after this commit and before the send leaves an attempt
- * with headers that were perhaps never sent; it is closed as interrupted, as said above.
- */
-export async function reserveAttempt(db: Db, eventId: string, maxAttempts: number): Promise<Reserved> {
-  return db.transaction(async (tx): Promise<Reserved> => {
-    const [row] = await readForAttempt(tx, { eventId });
-    if (!row) return { kind: "stop", reason: "event not found" };
-    if (row.status !== "pending") return { kind: "stop", reason: `event already ${row.status}` };
-    const startedAt = new Date();
-    const now = startedAt.toISOString();
-    // Attempts are written with the count's increment: an event without any has none in flight.
-    if (row.attempt_count > 0) await closeInFlight(tx, { eventId, now });
-    if (row.attempts_in_round >= maxAttempts) {
-      await giveUpEvent(tx, { eventId });
-      return { kind: "stop", reason: "attempts exhausted" };
-    }
-    if (!row.business_found) return { kind: "stop", reason: "business not found" };
-    // A paused or disabled endpoint: the event is kept, not attempted (decision 0050).
-    if (row.webhook_state !== "active" && (await holdIfNotActive(tx, row.business_id, eventId)))
-      return { kind: "stop", reason: `held: the endpoint is ${row.webhook_state}` };
-    const url = row.webhook_url;
-    const rotation =
-      row.previous_token_enc !== null && row.previous_expires_at !== null
-        ? { previousTokenEnc: row.previous_token_enc, previousExpiresAt: row.previous_expires_at }
-        : null;
-    const headers = url
-      ? {
-          ...signatureHeaders(signingTokensOf(row.webhook_token_enc!, rotation, startedAt), eventId, row.body, startedAt),
-          ...fixedRequestHeaders(row.body),
-        }
-      : null;
-    const event: ReservedEvent = {
-      id: row.id,
-      businessId: row.business_id,
-      body: row.body,
-      round: row.round,
-      attemptCount: row.attempt_count + 1,
-      attemptsInRound: row.attempts_in_round + 1,
-    };
-    const deliveryId = newId("delivery");
-    // Both writes go out together (pipelined on PostgreSQL): the row lock makes them safe.
-    await Promise.all([
-      insertAttempt(tx, {
-        id: deliveryId,
-        eventId,
-        businessId: event.businessId,
-        number: event.attemptCount,
-        round: event.round,
-        url: redactedUrl(url),
-        headers: headers && JSON.stringify(headers),
-        startedAt: now,
-      }),
-      countAttempt(tx, {
-        eventId,
-        attemptCount: event.attemptCount,
-        attemptsInRound: event.attemptsInRound,
-        now,
-      }),
-    ]);
-    return { kind: "attempt", event, deliveryId, url, headers };
-  });
-}
 
 // Recording an attempt. An attempt's result is written only over its own in-flight row, and the
 // event's only while it is still pending in the attempt's round (a resend starts a new one).
@@ -287,6 +143,13 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
   const options = ctx.webhooks;
   const reserved = await reserveAttempt(db, String(job.payload.eventId ?? ""), options.scheduleMs.length);
   if (reserved.kind === "stop") return { status: "done", note: reserved.reason };
+  // A lost race: the other delivery's attempt may be on its way. This job looks again once that
+  // attempt has timed out and its next one (if any) is due: it then finds the event settled, or
+  // its next attempt to make, or the attempt still in flight (its worker died: interrupted).
+  if (reserved.kind === "busy") {
+    const waitMs = options.timeoutMs + nextAttemptDelay(options.scheduleMs, reserved.attemptsInRound, null) + 1000;
+    return { status: "retry", at: new Date(Date.now() + waitMs), note: reserved.reason };
+  }
   const { event, deliveryId, url, headers } = reserved;
   const result: SendWebhookResult =
     url && headers

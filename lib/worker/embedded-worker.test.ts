@@ -9,7 +9,7 @@ import { resetEnv } from "@/lib/env";
 import { claimJobs } from "@/lib/jobs/claim-jobs";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { overrideJobHandler } from "@/lib/jobs/registry";
-import { reserveAttempt } from "@/lib/webhooks/deliver-webhook";
+import { reserveAttempt } from "@/lib/webhooks/reserve-attempt";
 import type { WebhookDeliveryOptions } from "@/lib/webhooks/delivery-options";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/fixtures";
