@@ -111,6 +111,13 @@ test("pages carry a strict nonce-based CSP and the other security headers", asyn
   const scripts = await page.locator("script").evaluateAll((els) => els.map((el) => (el as HTMLScriptElement).nonce));
   expect(scripts.length).toBeGreaterThan(0);
   expect(new Set(scripts)).toEqual(new Set([nonce]));
+  // The stylesheet is inlined (decision 0033): a <style> with the nonce, applied; no stylesheet to
+  // request before the first paint.
+  const styles = await page.locator("style").evaluateAll((els) => els.map((el) => (el as HTMLStyleElement).nonce));
+  expect(styles.length).toBeGreaterThan(0);
+  expect(new Set(styles)).toEqual(new Set([nonce]));
+  expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
+  expect(await page.getByTestId("pay-form").evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe("solid");
   await page.getByRole("button", { name: "Use 4242 4242 4242 4242" }).click();
   await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
   // A fresh nonce for every response.

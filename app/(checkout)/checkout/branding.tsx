@@ -3,7 +3,7 @@ import { accentCss } from "@/lib/branding/accent-color";
 import type { Branding } from "@/lib/branding/get-branding";
 
 /** The CSP nonce proxy.ts gave this request (its policy admits <style> elements only with it). */
-async function requestNonce(): Promise<string | undefined> {
+export async function requestNonce(): Promise<string | undefined> {
   const policy = (await headers()).get("content-security-policy") ?? "";
   return /'nonce-([^']+)'/.exec(policy)?.[1];
 }

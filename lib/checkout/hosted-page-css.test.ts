@@ -1,0 +1,25 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { hostedPageCss, minifyCss } from "./hosted-page-css";
+
+const withoutComments = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, "");
+const withoutSpaces = (css: string) => css.replace(/\s+/g, "");
+
+describe("minifyCss", () => {
+  it("drops comments and collapses whitespace, keeping every rule", () => {
+    const css = "/* a note */\n.a  .b {\n  color: red;  /* why */\n  margin: 0 auto;\n}\n\n.c::before { content: \"\"; }\n";
+    expect(minifyCss(css)).toBe('.a .b{color: red;margin: 0 auto;}.c::before{content: "";}');
+  });
+});
+
+describe("hostedPageCss", () => {
+  it("is app/globals.css with nothing but comments and insignificant spaces taken out", () => {
+    const source = fs.readFileSync(path.join(process.cwd(), "app", "globals.css"), "utf8");
+    const inlined = hostedPageCss();
+    expect(inlined).not.toContain("/*");
+    expect(inlined).toContain(".hint{");
+    expect(inlined.length).toBeLessThan(source.length);
+    expect(withoutSpaces(inlined)).toBe(withoutSpaces(withoutComments(source)));
+  });
+});
