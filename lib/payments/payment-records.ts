@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { selectStatement } from "@/db/statement-per-db";
 import {
   businesses,
   paymentAttempts,
@@ -31,20 +32,30 @@ export type LockedSession = { session: Session; business: Business; payment: Pay
  */
 export async function lockSession(tx: Db, sessionId: string, businessId?: string): Promise<LockedSession> {
   if (!sessionIdPattern.test(sessionId)) throw new PaymentNotFoundError();
-  const [row] = await tx
+  const [row] = businessId
+    ? await lockSessionOfBusinessRow(tx, { sessionId, businessId })
+    : await lockSessionRow(tx, { sessionId });
+  if (!row) throw new PaymentNotFoundError();
+  const [payment] = await lockPaymentRow(tx, { sessionId });
+  return { ...row, payment: payment ?? null };
+}
+
+// lockSession's statements, built once (every payment takes the lock at least twice).
+const p = (name: string) => sql.placeholder(name);
+const sessionRowLock = (db: Db, where: SQL | undefined) =>
+  db
     .select({ session: sessions, business: businesses })
     .from(sessions)
     .innerJoin(businesses, eq(businesses.id, sessions.businessId))
-    .where(
-      businessId
-        ? and(eq(sessions.id, sessionId), eq(sessions.businessId, businessId))
-        : eq(sessions.id, sessionId),
-    )
+    .where(where)
     .for("update", { of: sessions });
-  if (!row) throw new PaymentNotFoundError();
-  const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId)).for("update");
-  return { ...row, payment: payment ?? null };
-}
+const lockSessionRow = selectStatement("kassa_lock_session", (db) => sessionRowLock(db, eq(sessions.id, p("sessionId"))));
+const lockSessionOfBusinessRow = selectStatement("kassa_lock_session_of_business", (db) =>
+  sessionRowLock(db, and(eq(sessions.id, p("sessionId")), eq(sessions.businessId, p("businessId")))),
+);
+const lockPaymentRow = selectStatement("kassa_lock_payment", (db) =>
+  db.select().from(payments).where(eq(payments.sessionId, p("sessionId"))).for("update"),
+);
 
 export async function lockAttempt(tx: Db, attemptId: string): Promise<PaymentAttempt | null> {
   const [attempt] = await tx
