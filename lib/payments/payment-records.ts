@@ -58,16 +58,12 @@ const lockPaymentRow = selectStatement("kassa_lock_payment", (db) =>
 );
 
 export async function lockAttempt(tx: Db, attemptId: string): Promise<PaymentAttempt | null> {
-  const [attempt] = await tx
-    .select()
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.id, attemptId))
-    .for("update");
+  const [attempt] = await lockAttemptRow(tx, { attemptId });
   return attempt ?? null;
 }
 
 export async function findAttempt(db: Db, attemptId: string): Promise<PaymentAttempt | null> {
-  const [attempt] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, attemptId)).limit(1);
+  const [attempt] = await attemptRow(db, { attemptId });
   return attempt ?? null;
 }
 
@@ -76,15 +72,23 @@ export async function findAttemptByProviderPayment(
   provider: string,
   providerPaymentId: string,
 ): Promise<PaymentAttempt | null> {
-  const [attempt] = await db
-    .select()
-    .from(paymentAttempts)
-    .where(
-      and(eq(paymentAttempts.provider, provider), eq(paymentAttempts.providerPaymentId, providerPaymentId)),
-    )
-    .limit(1);
+  const [attempt] = await attemptByProviderPaymentRow(db, { provider, providerPaymentId });
   return attempt ?? null;
 }
+
+const lockAttemptRow = selectStatement("kassa_lock_attempt", (db) =>
+  db.select().from(paymentAttempts).where(eq(paymentAttempts.id, p("attemptId"))).for("update"),
+);
+const attemptRow = selectStatement("kassa_attempt", (db) =>
+  db.select().from(paymentAttempts).where(eq(paymentAttempts.id, p("attemptId"))).limit(1),
+);
+const attemptByProviderPaymentRow = selectStatement("kassa_attempt_by_provider_payment", (db) =>
+  db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.provider, p("provider")), eq(paymentAttempts.providerPaymentId, p("providerPaymentId"))))
+    .limit(1),
+);
 
 /** Records an object Kassa created at a provider, so its events can be attributed to the business. */
 export async function rememberProviderObject(
