@@ -421,6 +421,49 @@ describe("POST /session: order ids a plan's renewals will take", () => {
     }
   });
 
+  it("a session {order_id}-{n} waits for a plan being created, then sees it (PostgreSQL)", async (ctx) => {
+    const url = (testHandle() as { url?: string }).url;
+    ctx.skip(!url, "needs PostgreSQL (DATABASE_URL)");
+    const stem = uniqueName("pending-plan");
+    // The session that becomes plan `${stem}`, inside another instance's transaction holding the
+    // plan's exclusive lock, as a plan's creation does; committed only once the sibling waits.
+    const seed = await post(sessionBody({ order_id: uniqueName("seed") }));
+    expect(seed.status).toBe(201);
+    const other = await openDatabase({ kind: "postgres", url: url!, max: 1 });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const planning = other.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order:${biz.business.id}:${stem}`}, 0))`);
+      await tx
+        .update(sessions)
+        .set({ orderId: stem, subscriptionInterval: "month", subscriptionIntervalCount: 1 })
+        .where(eq(sessions.id, seed.body.session_id as string));
+      held();
+      await committing;
+    });
+    try {
+      await holding;
+      const before = await countSessions(biz.business.id);
+      let answered = false;
+      const sibling = post(sessionBody({ order_id: `${stem}-2` })).then((res) => ((answered = true), res));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      commit();
+      await planning;
+      // Its check ran once the lock was free, so it saw the plan committed meanwhile.
+      const res = await sibling;
+      expectFieldErrors(res, ["order_id"]);
+      expect(String((res.body as Record<string, string[]>).order_id)).toContain(stem);
+      expect(await countSessions(biz.business.id)).toBe(before);
+    } finally {
+      commit();
+      await planning.catch(() => {});
+      await other.close();
+    }
+  });
+
   it("a plan and its renewal id created at the same moment: never both", async () => {
     const stem = uniqueName("race-plan");
     const results = await Promise.all([post(plan(stem)), post(sessionBody({ order_id: `${stem}-2` })), post(sessionBody({ order_id: `${stem}-3` }))]);

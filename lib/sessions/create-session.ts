@@ -27,10 +27,12 @@ import { activeMethods } from "@/lib/payments/active-methods";
 import { checkSubscriptionSetup } from "@/lib/providers/stripe/check-subscription-setup";
 import {
   collisionChecks,
+  claimStem,
+  isStemTaken,
   lockOrderId,
   refuseCollision,
   renewalStem,
-  reservedForCheck,
+  reservedOrderIdError,
 } from "./order-id-collision";
 import { parseRequiredIp, sessionInputSchema } from "./session-input";
 
@@ -88,9 +90,9 @@ export async function prepareSession(db: Db, caller: ApiCaller, body: Record<str
  * key the creator's IP is recorded and `ip` is ignored; with a secret key `ip` (if given) is the
  * IP the payer must pay from.
  *
- * The session and its expiry job are one statement (the job a data-modifying CTE), so a plain
- * session costs one round trip, in autocommit. An order id that a plan's renewals could collide
- * with adds the order-id lock, hence a transaction (see refuseRenewalOrderIdCollision).
+ * The session and its expiry job are one statement (the job a data-modifying CTE), so a session
+ * that is not a plan costs one round trip, in autocommit; an order id `A-<n>` claims its stem in
+ * that statement (claimStem). A plan takes the order-id lock first, hence a transaction.
  */
 export async function createSession(
   db: Db,
@@ -107,22 +109,22 @@ export async function createSession(
   const expiryInput = sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt });
 
   try {
-    if (!order.isPlan && order.stem === undefined)
-      return await statementWithJobs(db, (tx) => insertPreparedSession(db, tx, values, expiryInput, order));
+    // Not a plan (the usual case): one statement in autocommit, an order id `A-<n>` claiming its
+    // stem inside it (migration 0027, decision 0056).
+    if (!order.isPlan) return await statementWithJobs(db, (tx) => insertPreparedSession(db, tx, values, expiryInput, order));
     return await transactionWithJobs(db, async (tx) => {
       // The lock and the insert are sent together (one round trip less): the server runs the
       // insert, and takes its snapshot, only once the lock is held.
       const [, session] = await Promise.all([
         lockOrderId(tx, businessId, order.orderId, order.isPlan, order.stem),
-        order.isPlan
-          ? insertPlanSession(tx, values, expiryInput, order)
-          : insertPreparedSession(db, tx, values, expiryInput, order),
+        insertPlanSession(tx, values, expiryInput, order),
       ]);
       return session;
     });
   } catch (error) {
     if (isUniqueViolation(error, "sessions_business_order_idx"))
       throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
+    if (isStemTaken(error)) throw reservedOrderIdError(order.stem!);
     throw error;
   }
 }
@@ -174,7 +176,7 @@ async function insertPreparedSession(
   tx: Db,
   values: SessionValues,
   expiryInput: ExpiryJobInput,
-  { orderId, stem }: OrderId,
+  { stem }: OrderId,
 ): Promise<Session> {
   const jobId = newId("job");
   const prefill = values.customerPrefill ?? null;
@@ -189,8 +191,7 @@ async function insertPreparedSession(
     jobDedupeKey: expiryInput.dedupeKey,
   });
   if (!row) throw new Error("session insert returned nothing");
-  const { expiryJobId, reservedFor, ...session } = row;
-  refuseCollision(orderId, null, reservedFor, stem);
+  const { expiryJobId, stemClaim: _claimed, ...session } = row;
   if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId, dueLater: true });
   return session;
 }
@@ -241,7 +242,7 @@ const expiryJobTemplate: JobTemplate = (() => {
 /**
  * createSession's insert for a session that is not a plan, every value a placeholder: the same
  * statement as `insert` builds (the session, its expiry job as a data-modifying CTE), and for an
- * order id `A-<n>` the check for a plan `A` (see collisionChecks). The nullable JSON column is
+ * order id `A-<n>` the claim of its stem `A` (claimStem). The nullable JSON column is
  * encoded by the caller (a placeholder's column encoding would turn null into a JSON `null`).
  */
 function sessionInsert(db: Db, stemmed: boolean) {
@@ -277,8 +278,8 @@ function sessionInsert(db: Db, stemmed: boolean) {
     .returning({
       ...getTableColumns(sessions),
       expiryJobId: sql<string | null>`(select id from expiry_job)`,
-      // Read in the statement's snapshot, taken once the order-id lock is held.
-      reservedFor: stemmed ? reservedForCheck(p("businessId"), p("stem")) : sql<string | null>`null::text`,
+      // An order id `A-<n>`: the stem's lock and the check for a plan `A`, refused as KS001.
+      stemClaim: stemmed ? claimStem(p("businessId"), p("stem")) : sql<null>`null`,
     });
 }
 const plainSessionInsert = statementPerDb("kassa_session_insert", (db) => sessionInsert(db, false));

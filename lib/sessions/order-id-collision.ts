@@ -1,7 +1,6 @@
 import { sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sessions } from "@/db/schema";
-import { rawStatement } from "@/db/statement-per-db";
 import { ValidationError } from "@/lib/errors";
 
 /** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
@@ -22,10 +21,6 @@ export function renewalStem(orderId: string): string | undefined {
  * see each other. Longer key first, so never a deadlock.
  */
 export async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
-  if (!isPlan && stem !== undefined) {
-    await stemLock(tx, { key: `order:${businessId}:${stem}` });
-    return;
-  }
   const lockKey = (key: string) => sql`hashtextextended(${`order:${businessId}:${key}`}, 0)`;
   const locks = [
     ...(isPlan ? [sql`pg_advisory_xact_lock(${lockKey(orderId)})`] : []),
@@ -34,11 +29,25 @@ export async function lockOrderId(tx: Db, businessId: string, orderId: string, i
   await tx.execute(sql`select ${sql.join(locks, sql`, `)}`);
 }
 
-/** lockOrderId's statement for a session `A-<n>` that is not a plan (the usual case), prepared. */
-const stemLock = rawStatement(
-  "kassa_order_stem_lock",
-  sql`select pg_advisory_xact_lock_shared(hashtextextended(${sql.placeholder("key")}, 0))`,
-);
+/**
+ * A session `A-<n>` that is not a plan (the usual case) takes the same shared lock inside its
+ * insert, in autocommit: migration 0027's function takes it, then looks for a plan `A` with a
+ * snapshot of its own, taken once the lock is held, and fails the statement with KS001 if there is
+ * one (decision 0056). The lock is held until the insert commits. Null otherwise.
+ */
+export function claimStem(businessId: Placeholder, stem: Placeholder) {
+  return sql<null>`kassa_claim_order_stem(${businessId}, ${stem})`;
+}
+
+/** True when the error (or one it wraps) is claimStem's refusal: a plan `A` exists. */
+export function isStemTaken(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === stemTakenCode) return true;
+    if (e === (e as { cause?: unknown }).cause) break;
+  }
+  return false;
+}
+const stemTakenCode = "KS001";
 
 export function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
   const none = sql<string | null>`null::text`;
@@ -55,7 +64,7 @@ export function collisionChecks(businessId: string, orderId: string, isPlan: boo
 }
 
 /** A session `A-<n>`: the id of a plan `A` of the business, if one exists. */
-export function reservedForCheck(businessId: string | Placeholder, stem: string | Placeholder) {
+function reservedForCheck(businessId: string, stem: string) {
   return sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
           and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`;
 }
@@ -66,9 +75,13 @@ export function refuseCollision(orderId: string, takenRenewal: string | null, re
       "order_id",
       `order_id cannot start a plan: its renewals take ${orderId}-2, ${orderId}-3, ..., and ${takenRenewal} is already used by another session`,
     );
-  if (reservedFor !== null)
-    throw ValidationError.field(
-      "order_id",
-      `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
-    );
+  if (reservedFor !== null) throw reservedOrderIdError(stem!);
+}
+
+/** A session `A-<n>` while a plan `A` exists. */
+export function reservedOrderIdError(stem: string) {
+  return ValidationError.field(
+    "order_id",
+    `order_id is reserved for a renewal of the plan with order_id ${stem} (renewals take {order_id}-{cycle})`,
+  );
 }
