@@ -58,7 +58,7 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
   return async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       compress(req, res, noop);
-      const request = await toRequest(req, port, clientGone(res));
+      const request = await toRequest(req, res, port);
       if (!request) return; // the client went away while sending its body
       let response: Response;
       try {
@@ -86,7 +86,8 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
 
 /**
  * Aborts when the connection closes before the answer was written: a long poll (GET
- * /webhooks/listen) then stops waiting for a client that went away.
+ * /webhooks/listen) then stops waiting for a client that went away. Only a GET or HEAD gets one
+ * (no other route waits), so other requests make no controller and no listener.
  */
 function clientGone(res: http.ServerResponse): AbortSignal {
   const gone = new AbortController();
@@ -96,7 +97,7 @@ function clientGone(res: http.ServerResponse): AbortSignal {
   return gone.signal;
 }
 
-async function toRequest(req: http.IncomingMessage, port: number, signal: AbortSignal): Promise<Request | null> {
+async function toRequest(req: http.IncomingMessage, res: http.ServerResponse, port: number): Promise<Request | null> {
   const incoming = req.headers;
   // What Next's server adds before its handlers see the request (base-server.ts), kept so that
   // x-forwarded-for reads the same to lib/http/client-ip.ts behind a trusted proxy.
@@ -115,7 +116,7 @@ async function toRequest(req: http.IncomingMessage, port: number, signal: AbortS
   const protocol = forwardedProto?.includes("https") ? "https" : "http";
   const url = `${protocol}://localhost:${port}${req.url}`;
   const method = req.method!;
-  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal });
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal: clientGone(res) });
 
   // No length and not chunked: no body (a preflight, a bodiless POST).
   if (incoming["content-length"] === undefined && incoming["transfer-encoding"] === undefined)
