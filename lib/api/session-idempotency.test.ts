@@ -92,6 +92,24 @@ describe("Idempotency-Key on POST /session", () => {
     expect((await api("POST", "/session", { key: biz.secretKey, body, headers: fresh })).status).toBe(201);
   });
 
+  it("answers an order id reserved for a plan's renewal as without a key, and leaves the key free", async () => {
+    const stem = `keyed-plan-${Math.random().toString(36).slice(2)}`;
+    const plan = sessionBody({ order_id: stem, subscription: { interval: "month" } });
+    expect((await api("POST", "/session", { key: biz.secretKey, body: plan })).status).toBe(201);
+    const headers = key("reserved");
+    const reserved = sessionBody({ order_id: `${stem}-2` });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await api("POST", "/session", { key: biz.secretKey, body: reserved, headers });
+      expect(res.status).toBe(400);
+      expect(String((res.body as Record<string, string[]>).order_id)).toContain(stem);
+      expect(res.headers.get("idempotent-replayed")).toBeNull();
+    }
+    expect(await sessionsWithOrder(biz.business.id, `${stem}-2`)).toHaveLength(0);
+    // The key was not spent on the refusal: a corrected request with it creates the session.
+    const corrected = sessionBody({ order_id: `${stem}-x2` });
+    expect((await api("POST", "/session", { key: biz.secretKey, body: corrected, headers })).status).toBe(201);
+  });
+
   it("refuses an unusable key with the payouts' 400, creating nothing", async () => {
     for (const value of ["x".repeat(256), "has space", "é"]) {
       const body = sessionBody();
