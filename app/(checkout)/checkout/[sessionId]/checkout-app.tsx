@@ -10,7 +10,8 @@ import { intervalWords, recurringPriceText } from "@/lib/checkout/recurring-pric
 import { interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import { PaymentForm, type CountryOption } from "./payment-form";
+import type { CountryOption } from "./country-options";
+import { PaymentForm } from "./payment-form";
 import { useCheckoutStatus } from "./use-checkout-status";
 
 type Props = {

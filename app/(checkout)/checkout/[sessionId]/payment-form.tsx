@@ -11,9 +11,9 @@ import { failureMessage } from "@/lib/checkout/failure-message";
 import type { PayRequest } from "@/lib/checkout/pay-request";
 import { interpolate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
+import { CountryOptions, type CountryOption } from "./country-options";
 import { LiveStripeContext, type CustomerDetails, type WalletKind } from "./live-stripe-context";
 
-export type CountryOption = { code: string; name: string };
 
 type Props = {
   data: CheckoutPageData;
@@ -319,12 +319,7 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
         </div>
         <Field id="country" label={messages.billing.country} error={errors.country?.message}>
           <select {...register("country")} id="country" autoComplete="country" {...invalid("country", errors.country?.message)}>
-            <option value="">{messages.billing.chooseCountry}</option>
-            {countries.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions countries={countries} placeholder={messages.billing.chooseCountry} />
           </select>
         </Field>
       </fieldset>
