@@ -51,7 +51,7 @@ test("billing details are prefilled from the session and checked before paying",
   await expect(page.getByLabel("Card number")).toBeFocused();
 });
 
-test("the country list joins the form once it has hydrated; its names travel once", async ({ page, request, business }) => {
+test("the country list joins the form once it has hydrated; its names and the stylesheet travel once", async ({ page, request, business }) => {
   const id = await createSession(request, business);
   // The server's HTML: the country select holds its placeholder only (decision 0033, fifth pass);
   // the names are in the page once, in React's data.
@@ -60,6 +60,8 @@ test("the country list joins the form once it has hydrated; its names travel onc
   expect(select?.match(/<option/g)).toHaveLength(1);
   expect(select).toContain("Choose a country");
   expect(html.split("Andorra")).toHaveLength(2);
+  // The inlined stylesheet is there once too: in its <style>, not again in React's data.
+  expect(html.split(".test-banner{")).toHaveLength(2);
   await page.goto(`/checkout/${id}`);
   const country = page.getByLabel("Country", { exact: true });
   await expect(country.locator('option[value="ZW"]')).toHaveText("Zimbabwe");
