@@ -51,6 +51,25 @@ test("billing details are prefilled from the session and checked before paying",
   await expect(page.getByLabel("Card number")).toBeFocused();
 });
 
+test("the country list joins the form once it has hydrated; its names and the stylesheet travel once", async ({ page, request, business }) => {
+  const id = await createSession(request, business);
+  // The server's HTML: the country select holds its placeholder only (decision 0033, fifth pass);
+  // the names are in the page once, in React's data.
+  const html = await (await request.get(`/checkout/${id}`)).text();
+  const select = /<select[^>]*id="country"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1];
+  expect(select?.match(/<option/g)).toHaveLength(1);
+  expect(select).toContain("Choose a country");
+  expect(html.split("Andorra")).toHaveLength(2);
+  // The inlined stylesheet is there once too: in its <style>, not again in React's data.
+  expect(html.split(".test-banner{")).toHaveLength(2);
+  await page.goto(`/checkout/${id}`);
+  const country = page.getByLabel("Country", { exact: true });
+  await expect(country.locator('option[value="ZW"]')).toHaveText("Zimbabwe");
+  await expect(country.locator("option").first()).toHaveText("Choose a country");
+  await country.selectOption({ label: "Brazil" });
+  await expect(country).toHaveValue("BR");
+});
+
 test("an unknown session shows a clear not-found page", async ({ page }) => {
   const response = await page.goto("/checkout/cs_01NOSUCHSESSION0000000000000");
   expect(response?.status()).toBe(404);

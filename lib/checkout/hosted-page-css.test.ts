@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { hostedPageCss, minifyCss } from "./hosted-page-css";
+import { hostedPageCssKey, hostedPageCssText } from "./hosted-page-css-text";
 
 const withoutComments = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, "");
 const withoutSpaces = (css: string) => css.replace(/\s+/g, "");
@@ -21,5 +22,14 @@ describe("hostedPageCss", () => {
     expect(inlined).toContain(".hint{");
     expect(inlined.length).toBeLessThan(source.length);
     expect(withoutSpaces(inlined)).toBe(withoutSpaces(withoutComments(source)));
+  });
+});
+
+describe("hostedPageCssText", () => {
+  it("gives the server-side render the text hostedPageCss() registered, and refuses to render without it", () => {
+    delete (globalThis as Record<symbol, unknown>)[hostedPageCssKey];
+    expect(() => hostedPageCssText()).toThrow(/not registered/);
+    const css = hostedPageCss();
+    expect(hostedPageCssText()).toBe(css);
   });
 });

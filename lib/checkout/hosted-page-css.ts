@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { hostedPageCssKey } from "./hosted-page-css-text";
 
 // The hosted checkout's stylesheet, inlined in its HTML (decision 0033, fourth pass): app/globals.css,
 // the customer pages' plain CSS (no PostCSS step applies to it), read from the project's sources.
@@ -9,12 +10,17 @@ const sourceFile = path.join("app", "globals.css");
 
 let cached: string | null = null;
 
-/** The stylesheet's text without comments and with whitespace runs collapsed. */
+/**
+ * The stylesheet's text without comments and with whitespace runs collapsed. It is also left for
+ * the server-side render of the <style>'s client component (hosted-page-css-text.ts): the checkout
+ * layout calls this before rendering it.
+ */
 export function hostedPageCss(): string {
   if (cached !== null) return cached;
   const css = minifyCss(fs.readFileSync(locate(), "utf8"));
   // Read once per process in production; in development every render sees the file as it is now.
   if (process.env.NODE_ENV === "production") cached = css;
+  (globalThis as Record<symbol, unknown>)[hostedPageCssKey] = css;
   return css;
 }
 

@@ -9,8 +9,9 @@ import { submitPayment } from "@/lib/checkout/pay-client";
 import { intervalWords, recurringPriceText } from "@/lib/checkout/recurring-price";
 import { interpolate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
-import type { Messages } from "@/lib/i18n/messages";
-import { PaymentForm, type CountryOption } from "./payment-form";
+import type { CheckoutMessages } from "@/lib/checkout/checkout-messages";
+import type { CountryOption } from "./country-options";
+import { PaymentForm } from "./payment-form";
 import { useCheckoutStatus } from "./use-checkout-status";
 
 type Props = {
@@ -18,7 +19,7 @@ type Props = {
   /** The amounts the page shows, formatted by the server (no Intl.NumberFormat while hydrating). */
   amounts: AmountTexts;
   locale: Locale;
-  messages: Messages;
+  messages: CheckoutMessages;
   countries: CountryOption[];
 };
 
@@ -172,7 +173,7 @@ export function CheckoutApp({ data, amounts, locale, messages, countries }: Prop
               {resume && redirectMethod ? (
                 <button type="button" className="button primary" onClick={() => void resume()}>
                   {interpolate(messages.states.processing.resume, {
-                    method: messages.methods[redirectMethod.method as keyof Messages["methods"]] ?? redirectMethod.name,
+                    method: messages.methods[redirectMethod.method as keyof CheckoutMessages["methods"]] ?? redirectMethod.name,
                   })}
                 </button>
               ) : null}
@@ -210,7 +211,7 @@ function ResultPanel({
   returnUrl: string | null;
   /** A recurring plan's price per period ("$25.00 every month"); null for a one-time payment. */
   planPrice: string | null;
-  messages: Messages;
+  messages: CheckoutMessages;
   focus: boolean;
 }) {
   const s = messages.states;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { checkoutAmountTexts } from "@/lib/checkout/amount-texts";
+import { checkoutMessages } from "@/lib/checkout/checkout-messages";
 import { countryCodes } from "@/lib/checkout/countries";
 import { canPay } from "@/lib/checkout/checkout-state";
 import { getCheckoutPage } from "@/lib/checkout/get-checkout";
@@ -43,7 +44,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ sessi
         </p>
       ) : null}
       {quantity ? <LinkQuantity choice={quantity} messages={messages} /> : null}
-      <CheckoutApp data={data} amounts={checkoutAmountTexts(data, locale)} locale={locale} messages={messages} countries={countries} />
+      <CheckoutApp data={data} amounts={checkoutAmountTexts(data, locale)} locale={locale} messages={checkoutMessages(messages)} countries={countries} />
     </main>
   );
 }

@@ -10,16 +10,16 @@ import { submitPayment } from "@/lib/checkout/pay-client";
 import { failureMessage } from "@/lib/checkout/failure-message";
 import type { PayRequest } from "@/lib/checkout/pay-request";
 import { interpolate } from "@/lib/i18n/format";
-import type { Messages } from "@/lib/i18n/messages";
+import type { CheckoutMessages } from "@/lib/checkout/checkout-messages";
+import { CountryOptions, type CountryOption } from "./country-options";
 import { LiveStripeContext, type CustomerDetails, type WalletKind } from "./live-stripe-context";
 
-export type CountryOption = { code: string; name: string };
 
 type Props = {
   data: CheckoutPageData;
   /** Cents as the page writes them (the server's texts: see lib/checkout/amount-texts.ts). */
   money: (cents: number) => string;
-  messages: Messages;
+  messages: CheckoutMessages;
   countries: CountryOption[];
   methodId: string;
   onMethodChange: (id: string) => void;
@@ -91,7 +91,7 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
   }, [currentId, methodId, onMethodChange, setValue]);
   const sandboxCard = sandbox && isCard(current);
 
-  const methodName = (m: CheckoutMethod) => messages.methods[m.method as keyof Messages["methods"]] ?? m.name;
+  const methodName = (m: CheckoutMethod) => messages.methods[m.method as keyof CheckoutMessages["methods"]] ?? m.name;
 
   function showAlert(text: string) {
     setAlert(text);
@@ -319,12 +319,7 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
         </div>
         <Field id="country" label={messages.billing.country} error={errors.country?.message}>
           <select {...register("country")} id="country" autoComplete="country" {...invalid("country", errors.country?.message)}>
-            <option value="">{messages.billing.chooseCountry}</option>
-            {countries.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions countries={countries} placeholder={messages.billing.chooseCountry} />
           </select>
         </Field>
       </fieldset>
@@ -389,7 +384,7 @@ function Field({ id, label, optional, error, children }: { id: string; label: st
   );
 }
 
-function TestCards({ messages, onUse, disabled }: { messages: Messages; onUse: (number: string) => void; disabled: boolean }) {
+function TestCards({ messages, onUse, disabled }: { messages: CheckoutMessages; onUse: (number: string) => void; disabled: boolean }) {
   const headingId = useId();
   return (
     <div className="test-cards">
