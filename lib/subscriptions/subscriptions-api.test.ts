@@ -248,6 +248,20 @@ describe("POST /subscriptions/{id}/cancel", () => {
     expect((await subscriptionRow(id)).canceledBy).toBe("api");
   });
 
+  it("at_period_end false with nothing scheduled: canceled by api, cancel_requested_by stays null", async () => {
+    const { biz, id } = await subscribed();
+    const res = await cancel(biz, id, { at_period_end: false });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "canceled",
+      canceled_by: "api",
+      cancel_requested_by: null,
+      cancellation_reason: "requested_by_merchant",
+    });
+    expect(res.body.canceled_at).not.toBeNull();
+    expect(await canceledEvents(id)).toBe(1);
+  });
+
   it("a past-due subscription can be scheduled, then ended now: its unpaid renewal invoice is voided at Stripe (no refund)", async () => {
     const { biz, id, providerId, sessionId } = await subscribed(undefined, { card: "4000000000000341" });
     const end = Date.parse(
@@ -445,6 +459,47 @@ describe("rules the interface states, through the API", () => {
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual(items);
     expect(res.body.amount).toBe(4000);
+  });
+
+  it("a plan every 3 months: interval fields, `every 3 months`, USD, cycles_count 1, nothing scheduled", async () => {
+    const { biz, id } = await subscribed(undefined, { subscription: { interval: "month", interval_count: 3 } });
+    const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "active",
+      interval: "month",
+      interval_count: 3,
+      interval_label: "every 3 months",
+      currency: "USD",
+      cycles_count: 1,
+      payment_method: "credit",
+      cancel_at_period_end: false,
+      canceled_at: null,
+      canceled_by: null,
+      cancel_requested_by: null,
+      cancellation_reason: null,
+    });
+  });
+
+  it("cancel and resume of another business's subscription: 404 subscription_not_found, nothing changes", async () => {
+    const { biz, id } = await subscribed();
+    const { biz: stranger } = await subscriptionBusiness();
+    for (const res of [await cancel(stranger, id, { at_period_end: false }), await cancel(stranger, id), await resume(stranger, id)]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe("subscription_not_found");
+      expect(isErrorMessage(res.body)).toBe(true);
+    }
+    expect(await subscriptionRow(id)).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+    expect((await cancel(biz, "psub_nope")).body.error).toBe("subscription_not_found");
+  });
+
+  it("resume undoes a cancellation the dashboard (manager) scheduled", async () => {
+    const { biz, id } = await subscribed();
+    await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "manager" });
+    expect(await subscriptionRow(id)).toMatchObject({ cancelAtPeriodEnd: true, cancelRequestedBy: "manager" });
+    const res = await resume(biz, id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "active", cancel_at_period_end: false, cancel_requested_by: null });
   });
 
   it("cancellation_reason is an open string: an unknown value is passed on as it is", async () => {
