@@ -263,6 +263,20 @@ describe("POST /session: subscription", () => {
     expect((await api("POST", "/session", { key: other.secretKey, body: sessionBody() })).status).toBe(201);
   });
 
+  it("the period's amount keeps the session rules: at least 100 cents, the sum of the items", async () => {
+    const before = await countSessions(biz.business.id);
+    expectFieldErrors(await post(sessionBody({ ...oneItem(99), subscription: { interval: "month" } })), ["amount"]);
+    expectFieldErrors(await post(sessionBody({ amount: 2600, subscription: { interval: "month" } })), ["amount"]);
+    expect(await countSessions(biz.business.id)).toBe(before);
+    expect((await post(sessionBody({ ...oneItem(100), subscription: { interval: "month" } }))).status).toBe(201);
+  });
+
+  it.each(["stripe_credit", "stripe_google_pay"])("a plan forced to %s (card-billing provider) is accepted", async (id) => {
+    const res = await post(sessionBody({ subscription: { interval: "week" }, paymentMethodId: id }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await storedSession(res.body.session_id as string)).toMatchObject({ paymentMethodId: id, subscriptionInterval: "week" });
+  });
+
   const refused: [string, unknown][] = [
     ["1096 days", { interval: "day", interval_count: 1096 }],
     ["157 weeks", { interval: "week", interval_count: 157 }],
@@ -478,9 +492,10 @@ describe("POST /session: order ids a plan's renewals will take", () => {
 describe("POST /session: paymentMethodId", () => {
   const notFound = { error: "Payment method not found" };
 
-  it("an enabled method is accepted and stored", async () => {
+  it("an enabled method is accepted and stored; a card method starts nothing (no redirect_url, no payment_error)", async () => {
     const res = await post(sessionBody({ paymentMethodId: "stripe_credit" }));
     expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(["checkout_url", "session_id"]);
     expect((await storedSession(res.body.session_id as string))?.paymentMethodId).toBe("stripe_credit");
   });
 
