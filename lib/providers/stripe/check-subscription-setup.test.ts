@@ -9,7 +9,7 @@ import {
 import { errorResponse } from "@/lib/http/respond";
 import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { newSecretKey, sdkFor } from "@kassa/stripe-emulator/testing";
-import { countSessions } from "@/test/api-assertions";
+import { countSessions, isErrorMessage } from "@/test/api-assertions";
 import { api, sessionBody, testDb } from "@/test/helpers";
 import { checkSubscriptionSetup } from "./check-subscription-setup";
 import { connectStripe } from "./connect-stripe";
@@ -227,5 +227,17 @@ describe("checkSubscriptionSetup", () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(await countSessions(biz.business.id)).toBe(1);
+  });
+
+  it("through POST /session: a live business without Stripe keys answers 400 no_subscription_method, stores nothing", async () => {
+    const biz = await paymentsBusiness({ mode: "live" });
+    const res = await api("POST", "/session", {
+      key: biz.secretKey,
+      body: sessionBody({ subscription: { interval: "month" } }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("no_subscription_method");
+    expect(isErrorMessage(res.body), JSON.stringify(res.body)).toBe(true);
+    expect(await countSessions(biz.business.id)).toBe(0);
   });
 });
