@@ -166,6 +166,23 @@ describe("GET /subscriptions", () => {
     });
   });
 
+  it("canceling includes a past-due subscription with a cancellation scheduled; limit defaults to 10", async () => {
+    const { biz } = await subscriptionBusiness();
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i++) ids.push((await subscriptionOfSession((await signUp(biz)).sessionId)).id);
+    await testDb()
+      .update(subscriptions)
+      .set({ status: "past_due", cancelAtPeriodEnd: true, cancelRequestedBy: "api", cancellationReason: "requested_by_merchant" })
+      .where(eq(subscriptions.id, ids[3]!));
+    const list = async (query: string) =>
+      (await api<{ data: SubscriptionView[]; has_more: boolean }>("GET", `/subscriptions${query}`, { key: biz.secretKey })).body;
+    expect((await list("?status=canceling")).data.map((s) => s.id)).toEqual([ids[3]]);
+    expect((await list("?status=past_due")).data.map((s) => s.id)).toEqual([ids[3]]);
+    const page = await list("");
+    expect(page.data.map((s) => s.id)).toEqual(ids.slice(0, 10));
+    expect(page.has_more).toBe(true);
+  });
+
   it("answers 400 naming an invalid parameter", async () => {
     const { biz } = await subscriptionBusiness();
     for (const [query, field] of [
