@@ -105,6 +105,10 @@ describe("POST /session: success", () => {
       sessionBody({ description: null, metadata: null, email: null, paymentMethodId: null, ip: null, subscription: null }),
     );
     expect(res.status).toBe(201);
+    // `subscription: null` is no subscription: a public key may send it.
+    const pub = await post(sessionBody({ subscription: null }), biz.publicKey);
+    expect(pub.status, JSON.stringify(pub.body)).toBe(201);
+    expect((await storedSession(pub.body.session_id as string))?.subscriptionInterval).toBeNull();
   });
 });
 
