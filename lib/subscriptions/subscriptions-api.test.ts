@@ -279,6 +279,23 @@ describe("POST /subscriptions/{id}/cancel", () => {
     expect(await canceledEvents(id)).toBe(1);
   });
 
+  it("a cancellation support or the system scheduled: true keeps it (200), false ends it now, requester kept", async () => {
+    const { biz } = await subscriptionBusiness();
+    for (const by of ["admin", "system"] as const) {
+      const { id } = await subscribed(biz);
+      await testDb()
+        .update(subscriptions)
+        .set({ cancelAtPeriodEnd: true, cancelRequestedBy: by, cancellationReason: by === "admin" ? "admin" : "x" })
+        .where(eq(subscriptions.id, id));
+      const again = await cancel(biz, id, { at_period_end: true });
+      expect(again.status, by).toBe(200);
+      expect(again.body).toMatchObject({ status: "active", cancel_at_period_end: true, cancel_requested_by: by });
+      const now = await cancel(biz, id, { at_period_end: false });
+      expect(now.status, by).toBe(200);
+      expect(now.body).toMatchObject({ status: "canceled", canceled_by: "api", cancel_requested_by: by });
+    }
+  });
+
   it("a past-due subscription can be scheduled, then ended now: its unpaid renewal invoice is voided at Stripe (no refund)", async () => {
     const { biz, id, providerId, sessionId } = await subscribed(undefined, { card: "4000000000000341" });
     const end = Date.parse(
