@@ -536,6 +536,15 @@ describe("rules the interface states, through the API", () => {
     expect(res.body).toMatchObject({ status: "active", cancel_at_period_end: false, cancel_requested_by: null });
   });
 
+  it("customer_email: the e-mail passed at signup, else the one entered at checkout", async () => {
+    const { biz } = await subscriptionBusiness();
+    const entered = await subscribed(biz);
+    const passed = await subscribed(biz, { overrides: { email: "payer@example.com" } });
+    const read = async (id: string) => (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body;
+    expect(await read(entered.id)).toMatchObject({ customer: "cus_123", customer_email: "ada@example.com" });
+    expect(await read(passed.id)).toMatchObject({ customer: "cus_123", customer_email: "payer@example.com" });
+  });
+
   it("cancellation_reason is an open string: an unknown value is passed on as it is", async () => {
     const { biz, id } = await subscribed();
     await testDb()
