@@ -287,6 +287,14 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
       cancel_requested_by: null,
       cancellation_reason: "cancellation_requested",
     });
+    // Cancel with true on it: 200, nothing changes, the requester (none) kept.
+    const again = await api("POST", `/subscriptions/${id}/cancel`, { key: biz.secretKey, body: { at_period_end: true } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({
+      cancel_at_period_end: true,
+      cancel_requested_by: null,
+      cancellation_reason: "cancellation_requested",
+    });
     const resumed = await api("POST", `/subscriptions/${id}/resume`, { key: biz.secretKey });
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({ cancel_at_period_end: false, cancel_requested_by: null });
