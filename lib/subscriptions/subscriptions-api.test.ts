@@ -513,6 +513,10 @@ describe("rules the interface states, through the API", () => {
       cancel_requested_by: null,
       cancellation_reason: null,
     });
+    // interval_count intervals between two charges: the next one about 3 months away.
+    const days = (Date.parse(res.body.current_period_end!) - Date.parse(res.body.created_at)) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(89);
+    expect(days).toBeLessThanOrEqual(93);
   });
 
   it("cancel and resume of another business's subscription: 404 subscription_not_found, nothing changes", async () => {
