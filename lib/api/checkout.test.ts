@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { sessions } from "@/db/schema";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 // Aliased: a `use…` name reads as a React hook to the linter.
 import {
@@ -7,7 +9,7 @@ import {
   readPayment,
   withSandboxProviders as withSandboxProviders,
 } from "@/lib/payments/testing/payment-fixtures";
-import { api } from "@/test/helpers";
+import { api, testDb } from "@/test/helpers";
 
 withSandboxProviders();
 verifyLedgerAfterEach();
@@ -82,6 +84,19 @@ describe("POST /checkout/sessions/{id}/pay", () => {
     const res = await pay(session_id, { paymentMethodId: "sandbox_bitcoin", customerDetails: billing });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ state: "processing", payment_method: "bitcoin", next: { type: "redirect", url: expect.stringMatching(/^http/) } });
+  });
+
+  it("after a forced method's start failed (payment_error), the customer can start it again on the hosted page", async () => {
+    const biz = await paymentsBusiness();
+    const created = await newSession(biz, { paymentMethodId: "sandbox_pix_br", metadata: { sandbox_provider_fail: "start" } });
+    expect(created.payment_error).toMatchObject({ success: false, error_type: "provider_declined" });
+    expect((await api("GET", `/checkout/sessions/${created.session_id}`)).status).toBe(200);
+    // The provider accepts it now (the session's failure switch removed).
+    await testDb().update(sessions).set({ metadata: {} }).where(eq(sessions.id, created.session_id));
+    const res = await pay(created.session_id, { paymentMethodId: "sandbox_pix_br", customerDetails: billing });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ state: "processing", payment_method: "pix_br", next: { type: "redirect" } });
+    expect((await readPayment(biz, created.session_id)).status).toBe("pending");
   });
 
   it("refuses another IP than the session's, an unknown method, and a method the session does not allow", async () => {

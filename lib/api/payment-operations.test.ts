@@ -319,6 +319,29 @@ describe("POST /payments/{session_id}/refund", () => {
     expect((await refunds(biz, unpaid.session_id)).body).toEqual({ data: [], has_more: false });
   });
 
+  it("a declined or pending payment is not refundable either (409); a 500-character note is kept, trimmed", async () => {
+    const biz = await paymentsBusiness();
+    const declined = await heldSession(biz);
+    expect((await review(biz, declined, { decision: "decline" })).body.status).toBe("declined");
+    const pending = (await newSession(biz, { paymentMethodId: "sandbox_bitcoin" })).session_id;
+    expect((await readPayment(biz, pending)).status).toBe("pending");
+    for (const id of [declined, pending]) {
+      const res = await refund(biz, id);
+      expect(res.status, id).toBe(409);
+      expect(res.body).toEqual({ error: "payment_not_refundable", message: expect.any(String) });
+    }
+    // The declined payment keeps only its review refund.
+    expect((await refundsOf(declined)).map((r) => r.reason)).toEqual(["review_declined"]);
+    expect(await refundsOf(pending)).toEqual([]);
+
+    const paid = await paidSession(biz);
+    const note = "n".repeat(500);
+    const ok = await refund(biz, paid, { amount: 100, reason: note });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ amount: 100, note, reason: "requested_by_merchant" });
+    expect((await refund(biz, paid, { amount: 100, reason: "  Returned  " })).body).toMatchObject({ note: "Returned" });
+  });
+
   it("answers the business's balance shortfall with 400 insufficient_balance and refunds nothing", async () => {
     const biz = await paymentsBusiness();
     const sessionId = await paidSession(biz);

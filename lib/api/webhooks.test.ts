@@ -226,6 +226,7 @@ describe("GET/POST /webhooks/endpoint", () => {
       [{ events: "succeeded" }, "events"],
       [{ events: [1] }, "events"],
       [{ url: "x".repeat(3000) }, "url"],
+      [{ url: `https://shop.example.com/${"a".repeat(2049 - 25)}` }, "url"],
     ] as const)
       expectFieldErrors(await post(body), [field]);
     expectError(
@@ -241,6 +242,12 @@ describe("GET/POST /webhooks/endpoint", () => {
       url: "https://shop.example.com/hooks",
       events: ["succeeded"],
     });
+    // The bound itself: 2,048 characters are accepted (2,049 refused above).
+    const longest = `https://shop.example.com/${"a".repeat(2048 - 25)}`;
+    expect(longest).toHaveLength(2048);
+    const accepted = await post({ url: longest });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ url: longest });
   });
 
   it("honours Idempotency-Key", async () => {

@@ -288,4 +288,14 @@ describe("session expiry", () => {
     const late = await helperPay(biz, session_id);
     expect(late.status).toBe(409);
   });
+
+  it("a session whose payment was initiated does not expire at 24 h: no `expired`, still pending", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz, { paymentMethodId: "sandbox_bitcoin" });
+    expect((await readPayment(biz, session_id)).status).toBe("pending");
+    const due = await api("POST", "/sandbox/clock/advance", { key: biz.secretKey, body: { seconds: 24 * 3600 + 60 } });
+    expect(due.status).toBe(200);
+    expect((await readPayment(biz, session_id)).status).toBe("pending");
+    expect(await eventTypes(session_id)).not.toContain("expired");
+  });
 });

@@ -282,6 +282,25 @@ describe("withdrawals", () => {
     });
   });
 
+  it("limits of a withdrawal (docs/api/payouts.md): amount up to 100000000, destination 500, reference 255", async () => {
+    const biz = await payoutBusiness(100_000_000);
+    const { hash } = await payoutUser(biz.secretKey, 100_000_000);
+    const withdraw = (body: Record<string, unknown>) => asUser(hash, "POST", "/payout/operations/withdrawals", body);
+    for (const [body, field] of [
+      [{ amount: 100_000_001, destination: "x" }, "amount"],
+      [{ amount: 1, destination: "d".repeat(501) }, "destination"],
+      [{ amount: 1, destination: "x", reference: "r".repeat(256) }, "reference"],
+    ] as const) {
+      const res = await withdraw(body);
+      expect(res.status, field).toBe(400);
+      expect(Object.keys(res.body), field).toEqual([field]);
+    }
+    expect((await asUser(hash, "GET", "/payout/operations")).body).toMatchObject({ balance: 100_000_000, held_balance: 0 });
+    const ok = await withdraw({ amount: 100_000_000, destination: "d".repeat(500), reference: "r".repeat(255) });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body).toMatchObject({ status: "pending", amount: 100_000_000, destination: "d".repeat(500) });
+  });
+
   it("keeps each user to its own withdrawals, and each merchant to its own", async () => {
     const biz = await payoutBusiness(1000);
     const other = await payoutBusiness(1000);

@@ -105,6 +105,10 @@ describe("POST /session: success", () => {
       sessionBody({ description: null, metadata: null, email: null, paymentMethodId: null, ip: null, subscription: null }),
     );
     expect(res.status).toBe(201);
+    // `subscription: null` is no subscription: a public key may send it.
+    const pub = await post(sessionBody({ subscription: null }), biz.publicKey);
+    expect(pub.status, JSON.stringify(pub.body)).toBe(201);
+    expect((await storedSession(pub.body.session_id as string))?.subscriptionInterval).toBeNull();
   });
 });
 
@@ -189,6 +193,31 @@ describe("POST /session: validation (400 field map)", () => {
   });
 });
 
+describe("POST /session: Kassa's own limits (docs/api/sessions-and-payments.md), at and past each bound", () => {
+  const items = (n: number, price = 1) => ({ amount: n * price, items: Array.from({ length: n }, (_, i) => ({ name: `i${i}`, quantity: 1, price })) });
+  const email255 = `${"a".repeat(243)}@example.com`;
+  const bounds: [string, Record<string, unknown>, Record<string, unknown>, string[]][] = [
+    ["amount 99,999,999", oneItem(99_999_999), oneItem(50_000_000, 2), ["amount"]],
+    ["price 99,999,999", oneItem(99_999_999), { amount: 100_000_000, items: [{ name: "x", quantity: 1, price: 100_000_000 }] }, ["amount", "items"]],
+    ["quantity 1,000,000", oneItem(1, 1_000_000), oneItem(1, 1_000_001), ["items"]],
+    ["100 items", items(100), items(101), ["items"]],
+    ["item name 250 characters", { items: [{ name: "n".repeat(250), quantity: 1, price: 2500 }], amount: 2500 }, { items: [{ name: "n".repeat(251), quantity: 1, price: 2500 }], amount: 2500 }, ["items"]],
+    ["description 1,000 characters", { description: "d".repeat(1000) }, { description: "d".repeat(1001) }, ["description"]],
+    ["customer 255 characters", { customer: "c".repeat(255) }, { customer: "c".repeat(256) }, ["customer"]],
+    ["customer id 255 characters", { customer: { id: "c".repeat(255) } }, { customer: { id: "c".repeat(256) } }, ["customer"]],
+    ["customer phone 40 characters", { customer: { id: "c", phone: "1".repeat(40) } }, { customer: { id: "c", phone: "1".repeat(41) } }, ["customer"]],
+    ["email 255 characters", { email: email255 }, { email: `a${email255}` }, ["email"]],
+    ["order_id 200 characters", { order_id: `${uniqueName("o")}-`.padEnd(200, "o") }, { order_id: "o".repeat(201) }, ["order_id"]],
+  ];
+  it.each(bounds)("%s is accepted; one past it answers 400 naming the field", async (_name, atBound, past, fields) => {
+    const before = await countSessions(biz.business.id);
+    expectFieldErrors(await post(sessionBody(past)), fields);
+    expect(await countSessions(biz.business.id)).toBe(before);
+    const res = await post(sessionBody(atBound));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  });
+});
+
 describe("POST /session: subscription", () => {
   const sub = (subscription: unknown) => sessionBody({ subscription });
 
@@ -261,6 +290,20 @@ describe("POST /session: subscription", () => {
     expect(await countSessions(other.business.id)).toBe(before);
     // A one-time session still works there.
     expect((await api("POST", "/session", { key: other.secretKey, body: sessionBody() })).status).toBe(201);
+  });
+
+  it("the period's amount keeps the session rules: at least 100 cents, the sum of the items", async () => {
+    const before = await countSessions(biz.business.id);
+    expectFieldErrors(await post(sessionBody({ ...oneItem(99), subscription: { interval: "month" } })), ["amount"]);
+    expectFieldErrors(await post(sessionBody({ amount: 2600, subscription: { interval: "month" } })), ["amount"]);
+    expect(await countSessions(biz.business.id)).toBe(before);
+    expect((await post(sessionBody({ ...oneItem(100), subscription: { interval: "month" } }))).status).toBe(201);
+  });
+
+  it.each(["stripe_credit", "stripe_google_pay"])("a plan forced to %s (card-billing provider) is accepted", async (id) => {
+    const res = await post(sessionBody({ subscription: { interval: "week" }, paymentMethodId: id }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await storedSession(res.body.session_id as string)).toMatchObject({ paymentMethodId: id, subscriptionInterval: "week" });
   });
 
   const refused: [string, unknown][] = [
@@ -478,9 +521,10 @@ describe("POST /session: order ids a plan's renewals will take", () => {
 describe("POST /session: paymentMethodId", () => {
   const notFound = { error: "Payment method not found" };
 
-  it("an enabled method is accepted and stored", async () => {
+  it("an enabled method is accepted and stored; a card method starts nothing (no redirect_url, no payment_error)", async () => {
     const res = await post(sessionBody({ paymentMethodId: "stripe_credit" }));
     expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(["checkout_url", "session_id"]);
     expect((await storedSession(res.body.session_id as string))?.paymentMethodId).toBe("stripe_credit");
   });
 

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { webhookEvents } from "@/db/schema";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { ForbiddenError, SubscriptionNotFoundError } from "@/lib/errors";
 import { api, testDb } from "@/test/helpers";
@@ -86,6 +88,10 @@ describe("cancelManagedSubscription and resumeManagedSubscription", () => {
       cancellation_reason: "requested_by_customer",
     });
     expect((await stripe()).cancel_at_period_end).toBe(true);
+    // Scheduling sends no event: only the signup's `succeeded` so far.
+    await runJobs(biz.business.id);
+    const types = await testDb().select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.subscriptionId, row.id));
+    expect(types.map((t) => t.type)).toEqual(["succeeded"]);
     // The business cannot withdraw the customer's own cancellation; the customer can.
     expect((await api("POST", `/subscriptions/${row.id}/resume`, { key: biz.secretKey })).status).toBe(403);
     await resumeManagedSubscription(testDb(), token);

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { paymentAttempts } from "@/db/schema";
 import { getBalances } from "@/lib/ledger/get-balances";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
-import { testDb } from "@/test/helpers";
+import { api, testDb } from "@/test/helpers";
 import {
   advanceClock,
   emulatorKey,
@@ -87,5 +87,20 @@ describe("a monthly subscription, end to end through the API and the emulator", 
       after.body.current_period_end,
     );
     expect((await getBalances(testDb(), biz.business.id)).balance).toBeGreaterThan(balanceBefore);
+
+    // A renewal is a new session: its metadata names it, and GET /payment reads it under {order_id}-2.
+    expect(signup.metadata).toMatchObject({ plan: "pro", integration_session_id: sessionId });
+    const renewalSession = (renewal!.metadata as { integration_session_id?: unknown }).integration_session_id;
+    expect(typeof renewalSession).toBe("string");
+    expect(renewalSession).not.toBe(sessionId);
+    const read = await api("GET", `/payment/${String(renewalSession)}`, { key: biz.secretKey });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      session_id: renewalSession,
+      status: "succeeded",
+      order_id: `${orderId}-2`,
+      amount: first.body.unit_amount,
+      metadata: { plan: "pro" },
+    });
   });
 });

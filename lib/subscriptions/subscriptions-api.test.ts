@@ -166,6 +166,23 @@ describe("GET /subscriptions", () => {
     });
   });
 
+  it("canceling includes a past-due subscription with a cancellation scheduled; limit defaults to 10", async () => {
+    const { biz } = await subscriptionBusiness();
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i++) ids.push((await subscriptionOfSession((await signUp(biz)).sessionId)).id);
+    await testDb()
+      .update(subscriptions)
+      .set({ status: "past_due", cancelAtPeriodEnd: true, cancelRequestedBy: "api", cancellationReason: "requested_by_merchant" })
+      .where(eq(subscriptions.id, ids[3]!));
+    const list = async (query: string) =>
+      (await api<{ data: SubscriptionView[]; has_more: boolean }>("GET", `/subscriptions${query}`, { key: biz.secretKey })).body;
+    expect((await list("?status=canceling")).data.map((s) => s.id)).toEqual([ids[3]]);
+    expect((await list("?status=past_due")).data.map((s) => s.id)).toEqual([ids[3]]);
+    const page = await list("");
+    expect(page.data.map((s) => s.id)).toEqual(ids.slice(0, 10));
+    expect(page.has_more).toBe(true);
+  });
+
   it("answers 400 naming an invalid parameter", async () => {
     const { biz } = await subscriptionBusiness();
     for (const [query, field] of [
@@ -246,6 +263,37 @@ describe("POST /subscriptions/{id}/cancel", () => {
     await runJobs(biz.business.id);
     expect(await canceledEvents(id)).toBe(1);
     expect((await subscriptionRow(id)).canceledBy).toBe("api");
+  });
+
+  it("at_period_end false with nothing scheduled: canceled by api, cancel_requested_by stays null", async () => {
+    const { biz, id } = await subscribed();
+    const res = await cancel(biz, id, { at_period_end: false });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "canceled",
+      canceled_by: "api",
+      cancel_requested_by: null,
+      cancellation_reason: "requested_by_merchant",
+    });
+    expect(res.body.canceled_at).not.toBeNull();
+    expect(await canceledEvents(id)).toBe(1);
+  });
+
+  it("a cancellation support or the system scheduled: true keeps it (200), false ends it now, requester kept", async () => {
+    const { biz } = await subscriptionBusiness();
+    for (const by of ["admin", "system"] as const) {
+      const { id } = await subscribed(biz);
+      await testDb()
+        .update(subscriptions)
+        .set({ cancelAtPeriodEnd: true, cancelRequestedBy: by, cancellationReason: by === "admin" ? "admin" : "x" })
+        .where(eq(subscriptions.id, id));
+      const again = await cancel(biz, id, { at_period_end: true });
+      expect(again.status, by).toBe(200);
+      expect(again.body).toMatchObject({ status: "active", cancel_at_period_end: true, cancel_requested_by: by });
+      const now = await cancel(biz, id, { at_period_end: false });
+      expect(now.status, by).toBe(200);
+      expect(now.body).toMatchObject({ status: "canceled", canceled_by: "api", cancel_requested_by: by });
+    }
   });
 
   it("a past-due subscription can be scheduled, then ended now: its unpaid renewal invoice is voided at Stripe (no refund)", async () => {
@@ -445,6 +493,60 @@ describe("rules the interface states, through the API", () => {
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual(items);
     expect(res.body.amount).toBe(4000);
+  });
+
+  it("a plan every 3 months: interval fields, `every 3 months`, USD, cycles_count 1, nothing scheduled", async () => {
+    const { biz, id } = await subscribed(undefined, { subscription: { interval: "month", interval_count: 3 } });
+    const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "active",
+      interval: "month",
+      interval_count: 3,
+      interval_label: "every 3 months",
+      currency: "USD",
+      cycles_count: 1,
+      payment_method: "credit",
+      cancel_at_period_end: false,
+      canceled_at: null,
+      canceled_by: null,
+      cancel_requested_by: null,
+      cancellation_reason: null,
+    });
+    // interval_count intervals between two charges: the next one about 3 months away.
+    const days = (Date.parse(res.body.current_period_end!) - Date.parse(res.body.created_at)) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(89);
+    expect(days).toBeLessThanOrEqual(93);
+  });
+
+  it("cancel and resume of another business's subscription: 404 subscription_not_found, nothing changes", async () => {
+    const { biz, id } = await subscribed();
+    const { biz: stranger } = await subscriptionBusiness();
+    for (const res of [await cancel(stranger, id, { at_period_end: false }), await cancel(stranger, id), await resume(stranger, id)]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe("subscription_not_found");
+      expect(isErrorMessage(res.body)).toBe(true);
+    }
+    expect(await subscriptionRow(id)).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+    expect((await cancel(biz, "psub_nope")).body.error).toBe("subscription_not_found");
+  });
+
+  it("resume undoes a cancellation the dashboard (manager) scheduled", async () => {
+    const { biz, id } = await subscribed();
+    await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "manager" });
+    expect(await subscriptionRow(id)).toMatchObject({ cancelAtPeriodEnd: true, cancelRequestedBy: "manager" });
+    const res = await resume(biz, id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "active", cancel_at_period_end: false, cancel_requested_by: null });
+  });
+
+  it("customer_email: the e-mail passed at signup, else the one entered at checkout", async () => {
+    const { biz } = await subscriptionBusiness();
+    const entered = await subscribed(biz);
+    const passed = await subscribed(biz, { overrides: { email: "payer@example.com" } });
+    const read = async (id: string) => (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body;
+    expect(await read(entered.id)).toMatchObject({ customer: "cus_123", customer_email: "ada@example.com" });
+    expect(await read(passed.id)).toMatchObject({ customer: "cus_123", customer_email: "payer@example.com" });
   });
 
   it("cancellation_reason is an open string: an unknown value is passed on as it is", async () => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { subscriptions, webhookEvents } from "@/db/schema";
-import { acceptReviewedPayment } from "@/lib/payments/review-payment";
+import { acceptReviewedPayment, declineReviewedPayment } from "@/lib/payments/review-payment";
 import { refundPayment } from "@/lib/payments/refund-payment";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { api, testDb } from "@/test/helpers";
@@ -95,6 +95,25 @@ describe("signup", () => {
       ["pending_review", null],
       ["succeeded", 1],
     ]);
+  });
+
+  it("a held signup payment that is declined starts no subscription: pending_review, then declined only", async () => {
+    const { biz } = await subscriptionBusiness();
+    const { sessionId, payment } = await signUp(biz, { card: "4000000000009235" });
+    expect(payment.status).toBe("pending_review");
+    await declineReviewedPayment(testDb(), biz.business.id, sessionId);
+    await runJobs(biz.business.id);
+    expect(await testDb().select().from(subscriptions).where(eq(subscriptions.initialSessionId, sessionId))).toEqual([]);
+    const types = (
+      await testDb()
+        .select({ type: webhookEvents.type })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.sessionId, sessionId))
+        .orderBy(webhookEvents.id)
+    ).map((r) => r.type);
+    expect(types).toEqual(["pending_review", "declined"]);
+    const read = await api("GET", `/payment/${sessionId}`, { key: biz.secretKey });
+    expect(read.body.status).toBe("declined");
   });
 
   it("unit_amount leaves out the one-time screening fee but keeps fees passed to the customer", async () => {
@@ -264,6 +283,14 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
     await runJobs(biz.business.id);
     expect(await view(biz, id)).toMatchObject({
       status: "active",
+      cancel_at_period_end: true,
+      cancel_requested_by: null,
+      cancellation_reason: "cancellation_requested",
+    });
+    // Cancel with true on it: 200, nothing changes, the requester (none) kept.
+    const again = await api("POST", `/subscriptions/${id}/cancel`, { key: biz.secretKey, body: { at_period_end: true } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({
       cancel_at_period_end: true,
       cancel_requested_by: null,
       cancellation_reason: "cancellation_requested",

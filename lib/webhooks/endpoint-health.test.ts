@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditEvents, mailMessages, webhookDeliveries, webhookEvents } from "@/db/schema";
+import { auditEvents, businesses, mailMessages, webhookDeliveries, webhookEvents } from "@/db/schema";
 import { createUser } from "@/lib/staff/create-user";
 import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { api, testDb, uniqueName } from "@/test/helpers";
@@ -185,6 +185,30 @@ describe("webhook endpoints that heal", () => {
     expect(await statuses(kept)).toEqual(["failed"]);
     expect((await ctx.call("POST", `/webhooks/events/${kept[0]}/resend`, {})).status).toBe(200);
     await waitUntil(allAre(kept, "delivered"));
+  }, 120_000);
+
+  it("refuses to pause a disabled endpoint, and to resend held events with no URL (409); nothing changes", async () => {
+    const ctx = await setup();
+    ctx.mode.failing = false;
+    // Disabled by Kassa (the state its failing-streak rule sets).
+    await testDb()
+      .update(businesses)
+      .set({ webhookState: "disabled", webhookStateReason: "Every attempt failed", webhookStateSince: new Date().toISOString() })
+      .where(eq(businesses.id, ctx.biz.business.id));
+    expect(await ctx.call("POST", "/webhooks/endpoint/pause", {})).toMatchObject({ status: 409, body: { error: "webhook_endpoint_disabled" } });
+    expect(await endpoint(ctx)).toMatchObject({ state: "disabled" });
+
+    const held = await sendEvents(ctx, 1);
+    worker();
+    await waitUntil(allAre(held, "held"));
+    expect((await ctx.call("POST", "/webhooks/endpoint", { url: null })).status).toBe(200);
+    const refused = await ctx.call("POST", "/webhooks/endpoint/resume", { resend_held: true });
+    expect(refused).toMatchObject({ status: 409, body: { error: "webhook_url_not_set" } });
+    expect(await endpoint(ctx)).toMatchObject({ state: "disabled", held_events: 1 });
+    expect(await statuses(held)).toEqual(["held"]);
+    // Releasing them needs no URL.
+    expect(await ctx.call("POST", "/webhooks/endpoint/resume", { resend_held: false })).toMatchObject({ status: 200, body: { state: "active", released: 1 } });
+    expect(await statuses(held)).toEqual(["failed"]);
   }, 120_000);
 
   it("keeps a paused endpoint's event mid-retry: its remaining attempts are made after resuming", async () => {

@@ -9,7 +9,8 @@ import {
 import { errorResponse } from "@/lib/http/respond";
 import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { newSecretKey, sdkFor } from "@kassa/stripe-emulator/testing";
-import { testDb } from "@/test/helpers";
+import { countSessions, isErrorMessage } from "@/test/api-assertions";
+import { api, sessionBody, testDb } from "@/test/helpers";
 import { checkSubscriptionSetup } from "./check-subscription-setup";
 import { connectStripe } from "./connect-stripe";
 import { sandboxStripeKey } from "./sandbox-emulator";
@@ -199,5 +200,44 @@ describe("checkSubscriptionSetup", () => {
       emulator.setUnreachable(false);
     }
     expect(await checkSubscriptionSetup(testDb(), biz.business)).toEqual({ status: "passed", cached: false });
+  });
+
+  it("through POST /session: a subscription session answers 400 {error, missing_events} exactly and stores nothing", async () => {
+    const { biz, endpointId, stripe } = await connectedLive();
+    await stripe.webhookEndpoints.update(endpointId, { enabled_events: ["payment_intent.succeeded", "invoice.paid"] });
+    const body = () => sessionBody({ subscription: { interval: "month" } });
+    const res = await api("POST", "/session", { key: biz.secretKey, body: body() });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: "subscription_setup_incomplete",
+      missing_events: stripeSubscriptionEvents.filter((e) => e !== "invoice.paid"),
+    });
+    expect(await countSessions(biz.business.id)).toBe(0);
+    // A one-time session does not need the endpoint.
+    expect((await api("POST", "/session", { key: biz.secretKey, body: sessionBody() })).status).toBe(201);
+    await stripe.webhookEndpoints.update(endpointId, { enabled_events: ["*"] });
+    expect((await api("POST", "/session", { key: biz.secretKey, body: body() })).status).toBe(201);
+  });
+
+  it("through POST /session: a key that may not read endpoints skips the check and the session is created", async () => {
+    const { biz } = await connectedLive({ restricted: true });
+    const res = await api("POST", "/session", {
+      key: biz.secretKey,
+      body: sessionBody({ subscription: { interval: "month" } }),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await countSessions(biz.business.id)).toBe(1);
+  });
+
+  it("through POST /session: a live business without Stripe keys answers 400 no_subscription_method, stores nothing", async () => {
+    const biz = await paymentsBusiness({ mode: "live" });
+    const res = await api("POST", "/session", {
+      key: biz.secretKey,
+      body: sessionBody({ subscription: { interval: "month" } }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("no_subscription_method");
+    expect(isErrorMessage(res.body), JSON.stringify(res.body)).toBe(true);
+    expect(await countSessions(biz.business.id)).toBe(0);
   });
 });
