@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, paymentAttempts, providerEvents, providerObjects, type ProviderEvent } from "@/db/schema";
+import { businesses, paymentAttempts, providerEvents, providerObjects, type PaymentAttempt, type ProviderEvent } from "@/db/schema";
 import { BadRequestError, InsufficientFundsError, InvalidProviderSignatureError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -209,6 +209,15 @@ async function attemptOf(
     : null;
 }
 
+/**
+ * An attempt no settlement can change any more (decideSettlement ignores every one: money after
+ * all only revives a failed or abandoned attempt), so its event needs no re-read at the provider:
+ * the re-read and the settlement's locked transaction would change nothing. Neither status is
+ * ever left once reached, so the unlocked read decides it.
+ */
+const settledForGood = (attempt: Pick<PaymentAttempt, "status">) =>
+  attempt.status === "succeeded" || attempt.status === "declined";
+
 async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boolean; note: string }> {
   const data = asObject(event.payload.data);
   if (event.provider === "stripe") {
@@ -222,6 +231,7 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
         asString(asObject(object?.metadata)?.kassa_attempt_id),
       );
       if (!attempt || !intentId) return { handled: false, note: "no Kassa payment attempt for this intent" };
+      if (settledForGood(attempt)) return { handled: true, note: `attempt ${attempt.id}: ${attempt.status}` };
       const settled = await refreshAttempt(db, attempt, intentId);
       return { handled: true, note: `attempt ${attempt.id}: ${settled?.attempt.status ?? "unchanged"}` };
     }
@@ -258,6 +268,7 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
     const payment = asObject(data?.payment);
     const attempt = await attemptOf(db, event, asString(payment?.id), asString(payment?.reference));
     if (!attempt) return { handled: false, note: "no Kassa payment attempt for this payment" };
+    if (settledForGood(attempt)) return { handled: true, note: `attempt ${attempt.id}: ${attempt.status}` };
     const settled = await refreshAttempt(db, attempt, asString(payment?.id) ?? undefined);
     return { handled: true, note: `attempt ${attempt.id}: ${settled?.attempt.status ?? "unchanged"}` };
   }

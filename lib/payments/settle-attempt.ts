@@ -1,6 +1,14 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { paymentAttempts, payments, refunds, type Payment, type PaymentAttempt } from "@/db/schema";
+import {
+  paymentAttempts,
+  payments,
+  refunds,
+  type Business,
+  type Payment,
+  type PaymentAttempt,
+  type Session,
+} from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { fraudSettingsOf } from "@/lib/fraud/fraud-settings";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -23,7 +31,17 @@ import { decideSettlement, type Settlement, type SettlePlan } from "./settle-dec
 
 export type { Settlement };
 
-export type SettleResult = { payment: Payment | null; attempt: PaymentAttempt; changed: boolean };
+export type SettleResult = {
+  payment: Payment | null;
+  attempt: PaymentAttempt;
+  changed: boolean;
+  /** The session, read under its lock with the payment: the Payment object is made of the two. */
+  session: Session;
+  business: Business;
+};
+
+/** An attempt's id, or the attempt itself (its session is then known without reading it). */
+export type AttemptRef = string | Pick<PaymentAttempt, "id" | "sessionId">;
 
 /** Cents already refunded (or being refunded) as duplicates of one provider payment. */
 async function duplicateRefunds(tx: Db, provider: string, providerPaymentId: string): Promise<number> {
@@ -106,7 +124,7 @@ async function applyPlan(
     }
   }
   if (plan.warn) log.warn(plan.warn, { attemptId: attempt.id, sessionId: session.id });
-  return { payment, attempt: nextAttempt, changed: plan.changed, refundIds };
+  return { payment, attempt: nextAttempt, changed: plan.changed, refundIds, session, business };
 }
 
 /**
@@ -119,14 +137,17 @@ async function applyPlan(
  */
 export async function settleAttempt(
   db: Db,
-  attemptId: string,
+  attemptRef: AttemptRef,
   settlement: Settlement,
 ): Promise<SettleResult> {
-  const known = await findAttempt(db, attemptId);
+  const attemptId = typeof attemptRef === "string" ? attemptRef : attemptRef.id;
+  // An attempt's session never changes: a caller holding the attempt saves its read.
+  const known = typeof attemptRef === "string" ? await findAttempt(db, attemptRef) : attemptRef;
   if (!known) throw new Error(`No payment attempt ${attemptId}`);
   const { refundIds, ...result } = await transactionWithJobs(db, async (tx) => {
     const locked = await lockSession(tx, known.sessionId);
-    const attempt = (await lockAttempt(tx, attemptId))!;
+    const attempt = await lockAttempt(tx, attemptId);
+    if (!attempt) throw new Error(`No payment attempt ${attemptId}`);
     const providerId = "providerPaymentId" in settlement ? settlement.providerPaymentId : null;
     const plan = decideSettlement({
       attempt,
@@ -140,7 +161,10 @@ export async function settleAttempt(
       // Completion times are the business's (a sandbox clock may be ahead of real time).
       now: toDbTime(businessNow(locked.business)),
     });
-    if (plan.kind === "ignore") return { payment: locked.payment, attempt, changed: false, refundIds: [] };
+    if (plan.kind === "ignore") {
+      const { session, business, payment } = locked;
+      return { payment, attempt, changed: false, refundIds: [], session, business };
+    }
     if (providerId && providerId !== attempt.providerPaymentId)
       await rememberProviderObject(tx, {
         provider: attempt.provider,
