@@ -1,6 +1,14 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, paymentAttempts, providerEvents, providerObjects, type PaymentAttempt, type ProviderEvent } from "@/db/schema";
+import { rawStatement, selectStatement } from "@/db/statement-per-db";
+import {
+  businesses,
+  paymentAttempts,
+  providerEvents,
+  providerObjects,
+  type PaymentAttempt,
+  type ProviderEvent,
+} from "@/db/schema";
 import { BadRequestError, InsufficientFundsError, InvalidProviderSignatureError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -283,20 +291,27 @@ export async function processProviderEvent(
   db: Db,
   providerEventId: string,
 ): Promise<{ status: string; note: string }> {
-  const [event] = await db
-    .select()
-    .from(providerEvents)
-    .where(eq(providerEvents.id, providerEventId))
-    .limit(1);
+  const [event] = await eventRow(db, { providerEventId });
   if (!event) return { status: "missing", note: "no such provider event" };
   if (event.status !== "received") return { status: event.status, note: "already processed" };
   const { handled, note } = await handleEvent(db, event);
-  await db
-    .update(providerEvents)
-    .set({ status: handled ? "processed" : "ignored", note, processedAt: sql`now()` })
-    .where(and(eq(providerEvents.id, event.id), eq(providerEvents.status, "received")));
+  await markProcessed(db, { status: handled ? "processed" : "ignored", note, providerEventId: event.id });
   return { status: handled ? "processed" : "ignored", note };
 }
+
+// Built once: every inbound event runs them.
+const eventRow = selectStatement("kassa_provider_event", (db) =>
+  db
+    .select()
+    .from(providerEvents)
+    .where(eq(providerEvents.id, sql.placeholder("providerEventId")))
+    .limit(1),
+);
+const markProcessed = rawStatement(
+  "kassa_provider_event_processed",
+  sql`update provider_events set status = ${sql.placeholder("status")}, note = ${sql.placeholder("note")},
+    processed_at = now() where id = ${sql.placeholder("providerEventId")} and status = 'received'`,
+);
 
 // Job `process_provider_event`.
 export const processProviderEventJob: JobHandler = async (db, job) => {

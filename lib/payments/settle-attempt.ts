@@ -1,5 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { updateByIdStatements } from "@/db/row-statements";
+import { selectStatement } from "@/db/statement-per-db";
 import {
   paymentAttempts,
   payments,
@@ -45,19 +47,28 @@ export type AttemptRef = string | Pick<PaymentAttempt, "id" | "sessionId">;
 
 /** Cents already refunded (or being refunded) as duplicates of one provider payment. */
 async function duplicateRefunds(tx: Db, provider: string, providerPaymentId: string): Promise<number> {
-  const [row] = await tx
+  const [row] = await duplicateRefundsRow(tx, { provider, providerPaymentId });
+  return row?.total ?? 0;
+}
+
+const p = (name: string) => sql.placeholder(name);
+const duplicateRefundsRow = selectStatement("kassa_duplicate_refunds", (db) =>
+  db
     .select({ total: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
     .from(refunds)
     .where(
       and(
-        eq(refunds.provider, provider),
-        eq(refunds.providerPaymentId, providerPaymentId),
+        eq(refunds.provider, p("provider")),
+        eq(refunds.providerPaymentId, p("providerPaymentId")),
         eq(refunds.reason, "duplicate"),
         ne(refunds.status, "failed"),
       ),
-    );
-  return row?.total ?? 0;
-}
+    ),
+);
+
+// A plan's updates, built once per set of columns (updated_at set to now()).
+const updateAttempt = updateByIdStatements(paymentAttempts, "kassa_settle_attempt", "updatedAt");
+const updatePayment = updateByIdStatements(payments, "kassa_settle_payment", "updatedAt");
 
 /**
  * Applies a settlement's plan inside the transaction (under the session and attempt locks): the
@@ -75,19 +86,11 @@ async function applyPlan(
   let nextAttempt = attempt;
   const refundIds: string[] = [];
   if (plan.attempt) {
-    const [row] = await tx
-      .update(paymentAttempts)
-      .set({ ...plan.attempt, updatedAt: sql`now()` })
-      .where(eq(paymentAttempts.id, attempt.id))
-      .returning();
+    const [row] = await updateAttempt(tx, attempt.id, plan.attempt);
     nextAttempt = row!;
   }
   if (plan.payment && payment) {
-    const [row] = await tx
-      .update(payments)
-      .set({ ...plan.payment, updatedAt: sql`now()` })
-      .where(eq(payments.id, payment.id))
-      .returning();
+    const [row] = await updatePayment(tx, payment.id, plan.payment);
     payment = row!;
   }
   if (plan.refund && payment && "providerPaymentId" in settlement && settlement.providerPaymentId) {
@@ -112,7 +115,8 @@ async function applyPlan(
       await announcePaymentSucceeded(tx, { business, session, payment });
     } else if (outcome.kind === "event") {
       await emitWebhookEvent(tx, { business, session, payment, type: outcome.type });
-      if (outcome.type === "pending_review") await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
+      if (outcome.type === "pending_review")
+        await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
     } else {
       await emitWebhookEvent(tx, {
         business,
