@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { businesses, payments, sessions } from "@/db/schema";
+import { businesses, payments } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
 import { insertStatements, updateByIdStatements } from "./row-statements";

@@ -157,8 +157,11 @@ export async function settleAttempt(
       attempt,
       payment: locked.payment,
       settlement,
+      // Only a charge of an attempt that is not the payment's current one can be a duplicate.
       duplicateRefunded:
-        (settlement.kind === "charged" || settlement.kind === "awaiting_payer") && providerId
+        (settlement.kind === "awaiting_payer" ||
+          (settlement.kind === "charged" && locked.payment?.attemptId !== attempt.id)) &&
+        providerId
           ? await duplicateRefunds(tx, attempt.provider, providerId)
           : 0,
       fraudSettings: fraudSettingsOf(locked.business),
