@@ -220,8 +220,9 @@ async function attemptOf(
 /**
  * An attempt no settlement can change any more (decideSettlement ignores every one: money after
  * all only revives a failed or abandoned attempt), so its event needs no re-read at the provider:
- * the re-read and the settlement's locked transaction would change nothing. Neither status is
- * ever left once reached, so the unlocked read decides it.
+ * the re-read and the settlement's locked transaction would change nothing. An attempt that is
+ * one of the two stays one of the two (a declined review turns succeeded into declined), so the
+ * unlocked read decides it.
  */
 const settledForGood = (attempt: Pick<PaymentAttempt, "status">) =>
   attempt.status === "succeeded" || attempt.status === "declined";
