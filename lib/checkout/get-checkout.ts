@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { selectStatement } from "@/db/statement-per-db";
 import { businesses, payments, sessions, type PaymentMethod, type SessionItem } from "@/db/schema";
 import { getBranding, type Branding } from "@/lib/branding/get-branding";
 import { quotePayment } from "@/lib/payments/quote-payment";
@@ -72,15 +73,20 @@ export function safeReturnUrl(value: string | null): string | null {
 
 async function loadSession(db: Db, sessionId: string) {
   if (!sessionIdPattern.test(sessionId)) return null;
-  const [row] = await db
+  const [row] = await sessionRow(db, { sessionId });
+  return row ?? null;
+}
+
+// Built once: the page's polling and every payment read it.
+const sessionRow = selectStatement("kassa_checkout_session", (db) =>
+  db
     .select({ session: sessions, business: businesses, payment: payments })
     .from(sessions)
     .innerJoin(businesses, eq(businesses.id, sessions.businessId))
     .leftJoin(payments, eq(payments.sessionId, sessions.id))
-    .where(eq(sessions.id, sessionId))
-    .limit(1);
-  return row ?? null;
-}
+    .where(eq(sessions.id, sql.placeholder("sessionId")))
+    .limit(1),
+);
 
 /** The session's current state as the customer sees it; null when there is no such session. */
 export async function getCheckoutStatus(db: Db, sessionId: string): Promise<CheckoutStatus | null> {

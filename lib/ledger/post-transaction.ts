@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { selectStatement, statementPerDb } from "@/db/statement-per-db";
 import { ledgerAccounts, ledgerEntries, ledgerTransactions, type LedgerAccountKind } from "@/db/schema";
 import { InsufficientFundsError } from "@/lib/errors";
 import { businessNowSql } from "@/lib/clock";
@@ -50,19 +51,25 @@ const accountKey = (ref: LedgerAccountRef) => `${ref.kind}\u0000${ref.ownerId ??
 
 /** Cents the business owes (a positive number), locking its `amount_owed` account; 0 without one. */
 async function lockAmountOwed(tx: Db, businessId: string): Promise<number> {
-  const [row] = await tx
+  const [row] = await amountOwedRow(tx, { businessId });
+  return row ? -Number(row.balance) : 0;
+}
+
+const p = (name: string) => sql.placeholder(name);
+// Built once: every credit to a business balance (each payment) takes this lock and these updates.
+const amountOwedRow = selectStatement("kassa_ledger_amount_owed", (db) =>
+  db
     .select({ balance: ledgerAccounts.balance })
     .from(ledgerAccounts)
     .where(
       and(
-        eq(ledgerAccounts.businessId, businessId),
+        eq(ledgerAccounts.businessId, p("businessId")),
         eq(ledgerAccounts.kind, "amount_owed"),
         eq(ledgerAccounts.ownerId, ""),
       ),
     )
-    .for("update");
-  return row ? -Number(row.balance) : 0;
-}
+    .for("update"),
+);
 
 /**
  * Credits settle what the business owes first (decision 0046): when a transaction credits the
@@ -85,11 +92,39 @@ async function settleOwedFirst(tx: Db, input: PostTransactionInput): Promise<Led
 }
 
 /** The condition a new balance must meet: none for `external`, at most zero for `amount_owed`, else at least zero. */
-function balanceCondition(kind: LedgerAccountKind, amount: number) {
-  if (kind === "external") return sql`TRUE`;
-  if (kind === "amount_owed") return sql`${ledgerAccounts.balance} + ${amount} <= 0`;
-  return sql`${ledgerAccounts.balance} + ${amount} >= 0`;
-}
+type BalanceCondition = "none" | "at_most_zero" | "at_least_zero";
+const conditionOf = (kind: LedgerAccountKind): BalanceCondition =>
+  kind === "external" ? "none" : kind === "amount_owed" ? "at_most_zero" : "at_least_zero";
+
+/** An account's balance moved by `amount` where its condition holds, one statement per condition, built once. */
+const moveBalance = Object.fromEntries(
+  (["none", "at_most_zero", "at_least_zero"] as const).map((condition) => {
+    const amount = sql`${p("amount")}::bigint`;
+    const holds =
+      condition === "none"
+        ? sql`TRUE`
+        : condition === "at_most_zero"
+          ? sql`${ledgerAccounts.balance} + ${amount} <= 0`
+          : sql`${ledgerAccounts.balance} + ${amount} >= 0`;
+    return [
+      condition,
+      statementPerDb(`kassa_ledger_move_${condition}`, (db) =>
+        db
+          .update(ledgerAccounts)
+          .set({ balance: sql`${ledgerAccounts.balance} + ${amount}` })
+          .where(
+            and(
+              eq(ledgerAccounts.businessId, p("businessId")),
+              eq(ledgerAccounts.kind, p("kind")),
+              eq(ledgerAccounts.ownerId, p("ownerId")),
+              holds,
+            ),
+          )
+          .returning({ id: ledgerAccounts.id, balance: ledgerAccounts.balance }),
+      ),
+    ];
+  }),
+) as Record<BalanceCondition, ReturnType<typeof statementPerDb<{ id: string; balance: number }[]>>>;
 
 /**
  * The only way a balance changes. Appends one ledger transaction whose entries sum to zero and
@@ -123,11 +158,12 @@ export async function postTransaction(db: Db, input: PostTransactionInput): Prom
         eq(ledgerAccounts.kind, ref.kind),
         eq(ledgerAccounts.ownerId, ownerId),
       );
-      const [row] = await tx
-        .update(ledgerAccounts)
-        .set({ balance: sql`${ledgerAccounts.balance} + ${amount}` })
-        .where(and(where, balanceCondition(ref.kind, amount)))
-        .returning({ id: ledgerAccounts.id, balance: ledgerAccounts.balance });
+      const [row] = await moveBalance[conditionOf(ref.kind)](tx).execute({
+        businessId: input.businessId,
+        kind: ref.kind,
+        ownerId,
+        amount,
+      });
       if (!row) {
         const [exists] = await tx
           .select({ id: ledgerAccounts.id })

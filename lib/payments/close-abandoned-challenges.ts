@@ -62,7 +62,7 @@ export async function closeAbandonedChallenge(
   const now = chargeSettlement(await provider.retrieveCharge(providerPaymentId));
   if (now.kind !== "requires_action") {
     // Completed (or failed) at the provider, its event late or lost: record what happened.
-    const settled = await settleAttempt(db, attempt.id, now);
+    const settled = await settleAttempt(db, attempt, now);
     log.info("abandoned challenge settled from the provider", {
       attemptId: attempt.id,
       answer: now.kind,
@@ -70,7 +70,7 @@ export async function closeAbandonedChallenge(
     });
     return now.kind === "charged" ? "charged" : now.kind === "failed" ? "failed" : "open";
   }
-  const settled = await settleAttempt(db, attempt.id, abandonedFailure(providerPaymentId));
+  const settled = await settleAttempt(db, attempt, abandonedFailure(providerPaymentId));
   const after = await provider.cancelCharge(providerPaymentId);
   log.info("abandoned challenge closed", {
     attemptId: attempt.id,
@@ -80,7 +80,7 @@ export async function closeAbandonedChallenge(
   });
   if (after.status === "succeeded") {
     // Authenticated between the question and the cancel: the money counts.
-    await settleAttempt(db, attempt.id, chargeSettlement(after));
+    await settleAttempt(db, attempt, chargeSettlement(after));
     return "charged";
   }
   return "abandoned";

@@ -1,13 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { paymentAttempts } from "@/db/schema";
+import { rawStatement } from "@/db/statement-per-db";
+import { paymentAttempts, type PaymentAttempt } from "@/db/schema";
 import { baseUrl, checkoutUrl } from "@/lib/env";
 import { screenPayment } from "@/lib/fraud/screen-payment";
 import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-for";
 import { ensureSandboxTestClock } from "@/lib/providers/stripe/ensure-sandbox-test-clock";
 import type { CardInstrument, CardProvider } from "@/lib/providers/types";
 import { providerMetadata, type ParsedInput } from "./pay-input";
-import { cardPaymentDetails, rememberProviderObject } from "./payment-records";
+import { cardPaymentDetails } from "./payment-records";
 import type { Prepared } from "./prepare-attempt";
 import { chargeSettlement } from "./refresh-payment";
 import { settleAttempt, type SettleResult } from "./settle-attempt";
@@ -25,11 +26,50 @@ async function abandon(db: Db, attemptId: string): Promise<void> {
     .where(eq(paymentAttempts.id, attemptId));
 }
 
-/** A customer at the provider for this attempt, remembered (to attribute events) and kept on the attempt. */
+/** What screening and the card's set-up learned, written on the attempt before the charge. */
+type Screened = Pick<
+  PaymentAttempt,
+  "providerPaymentMethodId" | "cardFingerprint" | "paymentDetails" | "fraud"
+>;
+
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * Before the charge, in one statement: the provider's customer remembered (to attribute its
+ * events to the business) and kept on the attempt, with screening's record.
+ */
+const recordCustomer = rawStatement(
+  "kassa_attempt_customer",
+  sql`with remembered as (
+      insert into provider_objects (provider, object_id, business_id, kind, session_id, attempt_id)
+      values (${p("provider")}, ${p("customerId")}, ${p("businessId")}, 'customer', ${p("sessionId")}, ${p("attemptId")})
+      on conflict do nothing
+    )
+    update payment_attempts
+    set provider_customer_id = ${p("customerId")}, provider_payment_method_id = ${p("providerPaymentMethodId")},
+      card_fingerprint = ${p("cardFingerprint")}, payment_details = ${p("paymentDetails")}::jsonb,
+      fraud = ${p("fraud")}::jsonb, updated_at = now()
+    where id = ${p("attemptId")}`,
+);
+
+const screenedValues = (attemptId: string, screened: Screened) => ({
+  attemptId,
+  providerPaymentMethodId: screened.providerPaymentMethodId,
+  cardFingerprint: screened.cardFingerprint,
+  paymentDetails: JSON.stringify(screened.paymentDetails),
+  fraud: JSON.stringify(screened.fraud),
+});
+
+/**
+ * A customer at the provider for this attempt, remembered (to attribute events) and kept on the
+ * attempt with screening's record (written before the charge: the inbound event may settle the
+ * attempt before the API answers).
+ */
 async function createProviderCustomer(
   db: Db,
   provider: CardProvider,
   prepared: AttemptPrepared,
+  screened: Screened,
 ): Promise<string> {
   const { attempt, session, business, method } = prepared;
   const customerId = await provider.createCustomer({
@@ -46,18 +86,13 @@ async function createProviderCustomer(
         ? await ensureSandboxTestClock(db, business)
         : null,
   });
-  await rememberProviderObject(db, {
+  await recordCustomer(db, {
+    ...screenedValues(attempt.id, screened),
     provider: method.provider,
-    objectId: customerId,
+    customerId,
     businessId: business.id,
-    kind: "customer",
     sessionId: session.id,
-    attemptId: attempt.id,
   });
-  await db
-    .update(paymentAttempts)
-    .set({ providerCustomerId: customerId, updatedAt: sql`now()` })
-    .where(eq(paymentAttempts.id, attempt.id));
   return customerId;
 }
 
@@ -72,7 +107,7 @@ export async function payByCard(
     // Give up the unfinished challenge first: if the payer completed it meanwhile, that charge is the payment.
     const previous = await provider.cancelCharge(superseded.providerPaymentId);
     if (previous.status === "succeeded") {
-      await settleAttempt(db, superseded.id, chargeSettlement(previous));
+      await settleAttempt(db, superseded, chargeSettlement(previous));
       await abandon(db, attempt.id);
       return null;
     }
@@ -82,7 +117,7 @@ export async function payByCard(
     : { kind: "token", paymentMethodId: input.stripePaymentMethodId! };
   const ready = await provider.prepareInstrument(instrument, attempt.customerDetails);
   if (!ready.ok)
-    return settleAttempt(db, attempt.id, {
+    return settleAttempt(db, attempt, {
       kind: "failed",
       providerPaymentId: null,
       failure: ready.failure,
@@ -97,19 +132,20 @@ export async function payByCard(
     ipCountry: attempt.country,
     email: attempt.email,
   });
-  // Written before the charge: the inbound event may settle the attempt before the API answers.
-  await db
-    .update(paymentAttempts)
-    .set({
-      providerPaymentMethodId: ready.paymentMethodId,
-      cardFingerprint: card?.fingerprint ?? null,
-      paymentDetails: cardPaymentDetails(card),
-      fraud: verdict,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(paymentAttempts.id, attempt.id));
-  if (verdict.decision === "decline") return settleAttempt(db, attempt.id, { kind: "screened_out", verdict });
-  const customerId = await createProviderCustomer(db, provider, prepared);
+  const screened: Screened = {
+    providerPaymentMethodId: ready.paymentMethodId,
+    cardFingerprint: card?.fingerprint ?? null,
+    paymentDetails: cardPaymentDetails(card),
+    fraud: verdict,
+  };
+  if (verdict.decision === "decline") {
+    await db
+      .update(paymentAttempts)
+      .set({ ...screened, updatedAt: sql`now()` })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return settleAttempt(db, attempt, { kind: "screened_out", verdict });
+  }
+  const customerId = await createProviderCustomer(db, provider, prepared, screened);
   const outcome = await provider.charge({
     attemptId: attempt.id,
     sessionId: session.id,
@@ -124,7 +160,7 @@ export async function payByCard(
     metadata: providerMetadata(session, attempt.id),
     receiptEmail: null,
   });
-  return settleAttempt(db, attempt.id, chargeSettlement(outcome));
+  return settleAttempt(db, attempt, chargeSettlement(outcome));
 }
 
 export async function payByRedirect(db: Db, prepared: AttemptPrepared): Promise<SettleResult> {
@@ -142,7 +178,7 @@ export async function payByRedirect(db: Db, prepared: AttemptPrepared): Promise<
     .update(paymentAttempts)
     .set({ fraud: verdict, paymentDetails: { type: method.method }, updatedAt: sql`now()` })
     .where(eq(paymentAttempts.id, attempt.id));
-  if (verdict.decision === "decline") return settleAttempt(db, attempt.id, { kind: "screened_out", verdict });
+  if (verdict.decision === "decline") return settleAttempt(db, attempt, { kind: "screened_out", verdict });
   const metadata: Record<string, string> = {};
   for (const [key, value] of Object.entries(session.metadata))
     if (value !== null) metadata[key] = String(value);
@@ -157,7 +193,7 @@ export async function payByRedirect(db: Db, prepared: AttemptPrepared): Promise<
     returnUrl: `${checkoutUrl()}/${session.id}`,
     metadata: { ...metadata, ...providerMetadata(session, attempt.id) },
   });
-  return settleAttempt(db, attempt.id, {
+  return settleAttempt(db, attempt, {
     kind: "awaiting_payer",
     providerPaymentId: started.providerPaymentId,
     amountReceived: 0,

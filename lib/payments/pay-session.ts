@@ -4,7 +4,7 @@ import { ProviderError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { ensureInstanceHeartbeat } from "@/lib/instances/instance-heartbeat";
 import { log } from "@/lib/log";
-import { getPayment } from "./get-payment";
+import { getPayment, paymentView } from "./get-payment";
 import { payInputSchema, type PayContext, type PayInput, type PayResult } from "./pay-input";
 import { payByCard, payByRedirect } from "./pay-by-provider";
 import { prepareAttempt } from "./prepare-attempt";
@@ -20,7 +20,10 @@ async function result(
   sessionId: string,
   settled: SettleResult | null,
 ): Promise<PayResult> {
-  const payment = await getPayment(db, business, sessionId);
+  // The session and payment as the settlement left them, read under its lock: no read again.
+  const payment = settled?.payment
+    ? paymentView(settled.session, settled.payment, settled.business)
+    : await getPayment(db, business, sessionId);
   const attempt = settled?.attempt;
   if (attempt?.status === "requires_action" && attempt.nextUrl)
     return {
@@ -77,7 +80,7 @@ export async function paySession(
         : { code: "internal_error", message: "The payment could not be completed" };
     if (!(error instanceof ProviderError))
       log.error("payment attempt failed", { attemptId: attempt.id, error });
-    settled = await settleAttempt(db, attempt.id, {
+    settled = await settleAttempt(db, attempt, {
       kind: "failed",
       providerPaymentId: null,
       failure,

@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { selectStatement } from "@/db/statement-per-db";
+import { updateByIdStatements } from "@/db/row-statements";
+import { rawStatement, selectStatement } from "@/db/statement-per-db";
 import {
   businesses,
   paymentAttempts,
   payments,
-  providerObjects,
   sessions,
   type Business,
   type CustomerDetails,
@@ -49,12 +49,18 @@ const sessionRowLock = (db: Db, where: SQL | undefined) =>
     .innerJoin(businesses, eq(businesses.id, sessions.businessId))
     .where(where)
     .for("update", { of: sessions });
-const lockSessionRow = selectStatement("kassa_lock_session", (db) => sessionRowLock(db, eq(sessions.id, p("sessionId"))));
+const lockSessionRow = selectStatement("kassa_lock_session", (db) =>
+  sessionRowLock(db, eq(sessions.id, p("sessionId"))),
+);
 const lockSessionOfBusinessRow = selectStatement("kassa_lock_session_of_business", (db) =>
   sessionRowLock(db, and(eq(sessions.id, p("sessionId")), eq(sessions.businessId, p("businessId")))),
 );
 const lockPaymentRow = selectStatement("kassa_lock_payment", (db) =>
-  db.select().from(payments).where(eq(payments.sessionId, p("sessionId"))).for("update"),
+  db
+    .select()
+    .from(payments)
+    .where(eq(payments.sessionId, p("sessionId")))
+    .for("update"),
 );
 
 export async function lockAttempt(tx: Db, attemptId: string): Promise<PaymentAttempt | null> {
@@ -77,16 +83,29 @@ export async function findAttemptByProviderPayment(
 }
 
 const lockAttemptRow = selectStatement("kassa_lock_attempt", (db) =>
-  db.select().from(paymentAttempts).where(eq(paymentAttempts.id, p("attemptId"))).for("update"),
+  db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, p("attemptId")))
+    .for("update"),
 );
 const attemptRow = selectStatement("kassa_attempt", (db) =>
-  db.select().from(paymentAttempts).where(eq(paymentAttempts.id, p("attemptId"))).limit(1),
+  db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, p("attemptId")))
+    .limit(1),
 );
 const attemptByProviderPaymentRow = selectStatement("kassa_attempt_by_provider_payment", (db) =>
   db
     .select()
     .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.provider, p("provider")), eq(paymentAttempts.providerPaymentId, p("providerPaymentId"))))
+    .where(
+      and(
+        eq(paymentAttempts.provider, p("provider")),
+        eq(paymentAttempts.providerPaymentId, p("providerPaymentId")),
+      ),
+    )
     .limit(1),
 );
 
@@ -102,18 +121,22 @@ export async function rememberProviderObject(
     attemptId?: string;
   },
 ): Promise<void> {
-  await db
-    .insert(providerObjects)
-    .values({
-      provider: input.provider,
-      objectId: input.objectId,
-      businessId: input.businessId,
-      kind: input.kind,
-      sessionId: input.sessionId ?? null,
-      attemptId: input.attemptId ?? null,
-    })
-    .onConflictDoNothing();
+  await rememberObject(db, {
+    provider: input.provider,
+    objectId: input.objectId,
+    businessId: input.businessId,
+    kind: input.kind,
+    sessionId: input.sessionId ?? null,
+    attemptId: input.attemptId ?? null,
+  });
 }
+
+const rememberObject = rawStatement(
+  "kassa_remember_provider_object",
+  sql`insert into provider_objects (provider, object_id, business_id, kind, session_id, attempt_id)
+    values (${p("provider")}, ${p("objectId")}, ${p("businessId")}, ${p("kind")}, ${p("sessionId")}, ${p("attemptId")})
+    on conflict do nothing`,
+);
 
 /** Billing details as the Payment shows them: every key present, unknown ones null. */
 export function completeCustomerDetails(details: CustomerDetails | null | undefined): CustomerDetails {
@@ -168,9 +191,8 @@ export async function creditBusiness(tx: Db, payment: Payment): Promise<string |
       { account: { kind: "business_balance" }, amount: net },
     ],
   });
-  await tx
-    .update(payments)
-    .set({ creditTransactionId: posted.transactionId })
-    .where(eq(payments.id, payment.id));
+  await recordCredit(tx, payment.id, { creditTransactionId: posted.transactionId });
   return posted.transactionId;
 }
+
+const recordCredit = updateByIdStatements(payments, "kassa_payment_credit");

@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { insertStatements, updateByIdStatements } from "@/db/row-statements";
 import {
   paymentAttempts,
   payments,
@@ -133,13 +133,9 @@ async function writePayment(
   superseded: PaymentAttempt | null,
 ): Promise<void> {
   const { session, business, payment } = locked;
-  if (payment)
-    await tx
-      .update(payments)
-      .set({ ...fresh, attemptId: ids.attemptId, updatedAt: sql`now()` })
-      .where(eq(payments.id, payment.id));
+  if (payment) await updatePayment(tx, payment.id, { ...fresh, attemptId: ids.attemptId });
   else
-    await tx.insert(payments).values({
+    await insertPayment(tx, {
       ...fresh,
       id: ids.paymentId,
       sessionId: session.id,
@@ -148,11 +144,14 @@ async function writePayment(
       createdAt: toDbTime(businessNow(business)),
     });
   if (superseded)
-    await tx
-      .update(paymentAttempts)
-      .set({ status: "abandoned", completedAt: new Date().toISOString(), updatedAt: sql`now()` })
-      .where(eq(paymentAttempts.id, superseded.id));
+    await updateAttempt(tx, superseded.id, { status: "abandoned", completedAt: new Date().toISOString() });
 }
+
+// Built once per set of columns (drizzle's building of these wide rows is most of their cost).
+const updatePayment = updateByIdStatements(payments, "kassa_prepare_payment", "updatedAt");
+const insertPayment = insertStatements(payments, "kassa_insert_payment");
+const updateAttempt = updateByIdStatements(paymentAttempts, "kassa_prepare_attempt", "updatedAt");
+const insertAttempt = insertStatements(paymentAttempts, "kassa_insert_attempt");
 
 /** Under the session's lock: every check, then the payment row and a `started` attempt. */
 export async function prepareAttempt(
@@ -204,29 +203,26 @@ export async function prepareAttempt(
   };
   const ids = { paymentId: payment?.id ?? newId("payment"), attemptId: newId("paymentAttempt") };
   await writePayment(tx, locked, fresh, ids, payable.superseded);
-  const [attempt] = await tx
-    .insert(paymentAttempts)
-    .values({
-      id: ids.attemptId,
-      sessionId: session.id,
-      businessId: business.id,
-      paymentId: ids.paymentId,
-      paymentMethodId: method.id,
-      provider: method.provider,
-      method: method.method,
-      via: ctx.via,
-      amount,
-      fees,
-      netAmount: amount - fees,
-      screeningFee: screening,
-      email: billing.email ? billing.email.toLowerCase() : null,
-      ip,
-      country,
-      userAgent,
-      customerDetails: billing,
-      // While this process lives, the reconciler leaves the attempt to it (decision 0025).
-      instanceId: instanceId(),
-    })
-    .returning();
+  const [attempt] = await insertAttempt(tx, {
+    id: ids.attemptId,
+    sessionId: session.id,
+    businessId: business.id,
+    paymentId: ids.paymentId,
+    paymentMethodId: method.id,
+    provider: method.provider,
+    method: method.method,
+    via: ctx.via,
+    amount,
+    fees,
+    netAmount: amount - fees,
+    screeningFee: screening,
+    email: billing.email ? billing.email.toLowerCase() : null,
+    ip,
+    country,
+    userAgent,
+    customerDetails: billing,
+    // While this process lives, the reconciler leaves the attempt to it (decision 0025).
+    instanceId: instanceId(),
+  });
   return { kind: "attempt", attempt: attempt!, session, business, method, superseded: payable.superseded };
 }

@@ -1,6 +1,14 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, paymentAttempts, providerEvents, providerObjects, type ProviderEvent } from "@/db/schema";
+import { rawStatement, selectStatement } from "@/db/statement-per-db";
+import {
+  businesses,
+  paymentAttempts,
+  providerEvents,
+  providerObjects,
+  type PaymentAttempt,
+  type ProviderEvent,
+} from "@/db/schema";
 import { BadRequestError, InsufficientFundsError, InvalidProviderSignatureError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -209,6 +217,16 @@ async function attemptOf(
     : null;
 }
 
+/**
+ * An attempt no settlement can change any more (decideSettlement ignores every one: money after
+ * all only revives a failed or abandoned attempt), so its event needs no re-read at the provider:
+ * the re-read and the settlement's locked transaction would change nothing. An attempt that is
+ * one of the two stays one of the two (a declined review turns succeeded into declined), so the
+ * unlocked read decides it.
+ */
+const settledForGood = (attempt: Pick<PaymentAttempt, "status">) =>
+  attempt.status === "succeeded" || attempt.status === "declined";
+
 async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boolean; note: string }> {
   const data = asObject(event.payload.data);
   if (event.provider === "stripe") {
@@ -222,6 +240,7 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
         asString(asObject(object?.metadata)?.kassa_attempt_id),
       );
       if (!attempt || !intentId) return { handled: false, note: "no Kassa payment attempt for this intent" };
+      if (settledForGood(attempt)) return { handled: true, note: `attempt ${attempt.id}: ${attempt.status}` };
       const settled = await refreshAttempt(db, attempt, intentId);
       return { handled: true, note: `attempt ${attempt.id}: ${settled?.attempt.status ?? "unchanged"}` };
     }
@@ -258,6 +277,7 @@ async function handleEvent(db: Db, event: ProviderEvent): Promise<{ handled: boo
     const payment = asObject(data?.payment);
     const attempt = await attemptOf(db, event, asString(payment?.id), asString(payment?.reference));
     if (!attempt) return { handled: false, note: "no Kassa payment attempt for this payment" };
+    if (settledForGood(attempt)) return { handled: true, note: `attempt ${attempt.id}: ${attempt.status}` };
     const settled = await refreshAttempt(db, attempt, asString(payment?.id) ?? undefined);
     return { handled: true, note: `attempt ${attempt.id}: ${settled?.attempt.status ?? "unchanged"}` };
   }
@@ -272,20 +292,27 @@ export async function processProviderEvent(
   db: Db,
   providerEventId: string,
 ): Promise<{ status: string; note: string }> {
-  const [event] = await db
-    .select()
-    .from(providerEvents)
-    .where(eq(providerEvents.id, providerEventId))
-    .limit(1);
+  const [event] = await eventRow(db, { providerEventId });
   if (!event) return { status: "missing", note: "no such provider event" };
   if (event.status !== "received") return { status: event.status, note: "already processed" };
   const { handled, note } = await handleEvent(db, event);
-  await db
-    .update(providerEvents)
-    .set({ status: handled ? "processed" : "ignored", note, processedAt: sql`now()` })
-    .where(and(eq(providerEvents.id, event.id), eq(providerEvents.status, "received")));
+  await markProcessed(db, { status: handled ? "processed" : "ignored", note, providerEventId: event.id });
   return { status: handled ? "processed" : "ignored", note };
 }
+
+// Built once: every inbound event runs them.
+const eventRow = selectStatement("kassa_provider_event", (db) =>
+  db
+    .select()
+    .from(providerEvents)
+    .where(eq(providerEvents.id, sql.placeholder("providerEventId")))
+    .limit(1),
+);
+const markProcessed = rawStatement(
+  "kassa_provider_event_processed",
+  sql`update provider_events set status = ${sql.placeholder("status")}, note = ${sql.placeholder("note")},
+    processed_at = now() where id = ${sql.placeholder("providerEventId")} and status = 'received'`,
+);
 
 // Job `process_provider_event`.
 export const processProviderEventJob: JobHandler = async (db, job) => {

@@ -120,7 +120,7 @@ export async function reconcileAttempt(
   attempt: PaymentAttempt,
 ): Promise<"charged" | "failed" | "open"> {
   const settlement = await askProvider(db, attempt);
-  const settled = await settleAttempt(db, attempt.id, settlement);
+  const settled = await settleAttempt(db, attempt, settlement);
   log.info("payment attempt reconciled", {
     attemptId: attempt.id,
     businessId: attempt.businessId,

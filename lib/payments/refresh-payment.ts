@@ -71,10 +71,10 @@ export async function refreshAttempt(
   if (!business) return null;
   if (attempt.provider === "stripe") {
     const provider = await cardProviderFor(db, business, attempt.provider);
-    return settleAttempt(db, attempt.id, chargeSettlement(await provider.retrieveCharge(providerPaymentId)));
+    return settleAttempt(db, attempt, chargeSettlement(await provider.retrieveCharge(providerPaymentId)));
   }
   const provider = await redirectProviderFor(db, business, attempt.provider);
-  return settleAttempt(db, attempt.id, redirectSettlement(await provider.retrievePayment(providerPaymentId)));
+  return settleAttempt(db, attempt, redirectSettlement(await provider.retrievePayment(providerPaymentId)));
 }
 
 /**

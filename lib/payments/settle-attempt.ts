@@ -1,6 +1,16 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { paymentAttempts, payments, refunds, type Payment, type PaymentAttempt } from "@/db/schema";
+import { updateByIdStatements } from "@/db/row-statements";
+import { selectStatement } from "@/db/statement-per-db";
+import {
+  paymentAttempts,
+  payments,
+  refunds,
+  type Business,
+  type Payment,
+  type PaymentAttempt,
+  type Session,
+} from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { fraudSettingsOf } from "@/lib/fraud/fraud-settings";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -23,23 +33,42 @@ import { decideSettlement, type Settlement, type SettlePlan } from "./settle-dec
 
 export type { Settlement };
 
-export type SettleResult = { payment: Payment | null; attempt: PaymentAttempt; changed: boolean };
+export type SettleResult = {
+  payment: Payment | null;
+  attempt: PaymentAttempt;
+  changed: boolean;
+  /** The session, read under its lock with the payment: the Payment object is made of the two. */
+  session: Session;
+  business: Business;
+};
+
+/** An attempt's id, or the attempt itself (its session is then known without reading it). */
+export type AttemptRef = string | Pick<PaymentAttempt, "id" | "sessionId">;
 
 /** Cents already refunded (or being refunded) as duplicates of one provider payment. */
 async function duplicateRefunds(tx: Db, provider: string, providerPaymentId: string): Promise<number> {
-  const [row] = await tx
+  const [row] = await duplicateRefundsRow(tx, { provider, providerPaymentId });
+  return row?.total ?? 0;
+}
+
+const p = (name: string) => sql.placeholder(name);
+const duplicateRefundsRow = selectStatement("kassa_duplicate_refunds", (db) =>
+  db
     .select({ total: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
     .from(refunds)
     .where(
       and(
-        eq(refunds.provider, provider),
-        eq(refunds.providerPaymentId, providerPaymentId),
+        eq(refunds.provider, p("provider")),
+        eq(refunds.providerPaymentId, p("providerPaymentId")),
         eq(refunds.reason, "duplicate"),
         ne(refunds.status, "failed"),
       ),
-    );
-  return row?.total ?? 0;
-}
+    ),
+);
+
+// A plan's updates, built once per set of columns (updated_at set to now()).
+const updateAttempt = updateByIdStatements(paymentAttempts, "kassa_settle_attempt", "updatedAt");
+const updatePayment = updateByIdStatements(payments, "kassa_settle_payment", "updatedAt");
 
 /**
  * Applies a settlement's plan inside the transaction (under the session and attempt locks): the
@@ -57,19 +86,11 @@ async function applyPlan(
   let nextAttempt = attempt;
   const refundIds: string[] = [];
   if (plan.attempt) {
-    const [row] = await tx
-      .update(paymentAttempts)
-      .set({ ...plan.attempt, updatedAt: sql`now()` })
-      .where(eq(paymentAttempts.id, attempt.id))
-      .returning();
+    const [row] = await updateAttempt(tx, attempt.id, plan.attempt);
     nextAttempt = row!;
   }
   if (plan.payment && payment) {
-    const [row] = await tx
-      .update(payments)
-      .set({ ...plan.payment, updatedAt: sql`now()` })
-      .where(eq(payments.id, payment.id))
-      .returning();
+    const [row] = await updatePayment(tx, payment.id, plan.payment);
     payment = row!;
   }
   if (plan.refund && payment && "providerPaymentId" in settlement && settlement.providerPaymentId) {
@@ -94,7 +115,8 @@ async function applyPlan(
       await announcePaymentSucceeded(tx, { business, session, payment });
     } else if (outcome.kind === "event") {
       await emitWebhookEvent(tx, { business, session, payment, type: outcome.type });
-      if (outcome.type === "pending_review") await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
+      if (outcome.type === "pending_review")
+        await notifyPaymentHeld(tx, business.id, session.id, attempt.amount);
     } else {
       await emitWebhookEvent(tx, {
         business,
@@ -106,7 +128,7 @@ async function applyPlan(
     }
   }
   if (plan.warn) log.warn(plan.warn, { attemptId: attempt.id, sessionId: session.id });
-  return { payment, attempt: nextAttempt, changed: plan.changed, refundIds };
+  return { payment, attempt: nextAttempt, changed: plan.changed, refundIds, session, business };
 }
 
 /**
@@ -119,28 +141,37 @@ async function applyPlan(
  */
 export async function settleAttempt(
   db: Db,
-  attemptId: string,
+  attemptRef: AttemptRef,
   settlement: Settlement,
 ): Promise<SettleResult> {
-  const known = await findAttempt(db, attemptId);
+  const attemptId = typeof attemptRef === "string" ? attemptRef : attemptRef.id;
+  // An attempt's session never changes: a caller holding the attempt saves its read.
+  const known = typeof attemptRef === "string" ? await findAttempt(db, attemptRef) : attemptRef;
   if (!known) throw new Error(`No payment attempt ${attemptId}`);
   const { refundIds, ...result } = await transactionWithJobs(db, async (tx) => {
     const locked = await lockSession(tx, known.sessionId);
-    const attempt = (await lockAttempt(tx, attemptId))!;
+    const attempt = await lockAttempt(tx, attemptId);
+    if (!attempt) throw new Error(`No payment attempt ${attemptId}`);
     const providerId = "providerPaymentId" in settlement ? settlement.providerPaymentId : null;
     const plan = decideSettlement({
       attempt,
       payment: locked.payment,
       settlement,
+      // Only a charge of an attempt that is not the payment's current one can be a duplicate.
       duplicateRefunded:
-        (settlement.kind === "charged" || settlement.kind === "awaiting_payer") && providerId
+        (settlement.kind === "awaiting_payer" ||
+          (settlement.kind === "charged" && locked.payment?.attemptId !== attempt.id)) &&
+        providerId
           ? await duplicateRefunds(tx, attempt.provider, providerId)
           : 0,
       fraudSettings: fraudSettingsOf(locked.business),
       // Completion times are the business's (a sandbox clock may be ahead of real time).
       now: toDbTime(businessNow(locked.business)),
     });
-    if (plan.kind === "ignore") return { payment: locked.payment, attempt, changed: false, refundIds: [] };
+    if (plan.kind === "ignore") {
+      const { session, business, payment } = locked;
+      return { payment, attempt, changed: false, refundIds: [], session, business };
+    }
     if (providerId && providerId !== attempt.providerPaymentId)
       await rememberProviderObject(tx, {
         provider: attempt.provider,

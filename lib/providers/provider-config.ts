@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { selectStatement } from "@/db/statement-per-db";
 import { businessProviders } from "@/db/schema";
 import { decrypt, encrypt } from "@/lib/crypto";
 
@@ -12,16 +13,26 @@ export async function readProviderConfig<T extends object>(
   businessId: string,
   provider: string,
 ): Promise<{ active: boolean; config: Partial<T> } | null> {
-  const [row] = await db
-    .select({ active: businessProviders.active, configEnc: businessProviders.configEnc })
-    .from(businessProviders)
-    .where(and(eq(businessProviders.businessId, businessId), eq(businessProviders.provider, provider)))
-    .limit(1);
+  const [row] = await configRow(db, { businessId, provider });
   if (!row) return null;
   if (!row.configEnc) return { active: row.active, config: {} };
   const parsed: unknown = JSON.parse(decrypt(row.configEnc));
   return { active: row.active, config: (parsed && typeof parsed === "object" ? parsed : {}) as Partial<T> };
 }
+
+// Built once: every inbound provider event reads it (its webhook secret).
+const configRow = selectStatement("kassa_provider_config", (db) =>
+  db
+    .select({ active: businessProviders.active, configEnc: businessProviders.configEnc })
+    .from(businessProviders)
+    .where(
+      and(
+        eq(businessProviders.businessId, sql.placeholder("businessId")),
+        eq(businessProviders.provider, sql.placeholder("provider")),
+      ),
+    )
+    .limit(1),
+);
 
 /** Merges `changes` into the stored configuration (upserting the row); `active` when given. */
 export async function updateProviderConfig<T extends object>(
