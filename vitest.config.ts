@@ -1,7 +1,6 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import ProcessesFirstSequencer from "./test/sequencer";
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -17,9 +16,6 @@ export default defineConfig({
       ...(process.env.DATABASE_URL ? ["packages/**"] : []),
     ],
     globalSetup: ["test/global-setup.ts"],
-    // Without past durations (CI's fresh clone), the files that start processes go first, so that
-    // the longest files do not run alone at the end (test/sequencer.ts).
-    sequence: { sequencer: ProcessesFirstSequencer },
     setupFiles: ["test/setup-file.ts"],
     // A bound for a hung test, not a speed goal: on a slow CI machine running three workers, a file's
     // first test (loading modules on first use) once took over 30 s.
