@@ -15,7 +15,8 @@ export default tseslint.config(
   },
   {
     // No import circles (dynamic imports count too; type-only imports do not, `npm run
-    // check:cycles` catches those). Decision 0036.
+    // check:cycles` catches those). Decision 0036. CI turns this rule off and runs check:cycles,
+    // which covers every TypeScript file, type-only imports included, at a tenth of its CPU (0041).
     files: ["**/*.{ts,tsx,mts,cts}"],
     // Packages are never parsed for it: their graph cannot close a circle through Kassa's files.
     settings: { "import/ignore": ["node_modules"] },

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { jobKinds } from "@/db/schema/jobs";
-import { installDatabaseOpener, uninstallDatabase } from "@/lib/db";
+import { installDatabaseOpener, uninstallDatabase } from "@/lib/db-holder";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
 import { registerJobHandlers } from "@/lib/jobs/registry";
 import { registerApiRouter } from "@/lib/api/register-router";
