@@ -9,8 +9,11 @@ DECLARE
   plan_id text;
 BEGIN
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('order:' || business || ':' || stem, 0));
-  SELECT id INTO plan_id FROM sessions
-    WHERE business_id = business AND order_id = stem AND subscription_interval IS NOT NULL LIMIT 1;
+  -- Planned at each call (EXECUTE), not once per connection: a plan made while the table was
+  -- nearly empty costs every index on business_id alike, may take (business_id, customer), and
+  -- would then scan all of the business's sessions for as long as the connection lives.
+  EXECUTE 'SELECT id FROM sessions WHERE business_id = $1 AND order_id = $2 AND subscription_interval IS NOT NULL'
+    INTO plan_id USING business, stem;
   IF plan_id IS NOT NULL THEN
     RAISE EXCEPTION 'order id stem % is taken by plan %', stem, plan_id USING ERRCODE = 'KS001';
   END IF;
