@@ -30,6 +30,35 @@ function encodeAll(columns: Record<string, PgColumn>, keys: string[], values: Re
   return out;
 }
 
+type Statement<T extends PgTable> = ReturnType<typeof statementPerDb<Row<T>[]>>;
+
+/** The given keys (defined values, less `except`), sorted, and the statement built for that set. */
+function statementFor<T extends PgTable>(
+  built: Map<string, Statement<T>>,
+  name: string,
+  values: Record<string, unknown>,
+  except: string | undefined,
+  build: (db: Db, keys: string[]) => unknown,
+): { keys: string[]; statement: Statement<T> } {
+  const keys = Object.keys(values)
+    .filter((key) => values[key] !== undefined && key !== except)
+    .sort();
+  const signature = keys.join(",");
+  let statement = built.get(signature);
+  if (!statement) {
+    statement = statementPerDb(`${name}_${built.size}`, (db) => build(db, keys) as never);
+    built.set(signature, statement);
+  }
+  return { keys, statement };
+}
+
+/** Each key's placeholder, cast as its column needs. */
+function placeholders(columns: Record<string, PgColumn>, keys: string[]): Record<string, SQL> {
+  const values: Record<string, SQL> = {};
+  for (const key of keys) values[key] = placeholderFor(columns[key]!, key);
+  return values;
+}
+
 /**
  * `update <table> set <the given columns>[, updated_at = now()] where id = $id returning *`, built
  * once per set of columns (and database handle). `touch` names the column set to now().
@@ -41,30 +70,19 @@ export function updateByIdStatements<T extends PgTable>(
 ) {
   const columns = getTableColumns(table) as unknown as Record<string, PgColumn>;
   const id = columns.id!;
-  const built = new Map<string, ReturnType<typeof statementPerDb<Row<T>[]>>>();
+  const built = new Map<string, Statement<T>>();
   return (tx: Db, rowId: string, set: Partial<Row<T>>): Promise<Row<T>[]> => {
-    const keys = Object.keys(set)
-      .filter((key) => (set as Record<string, unknown>)[key] !== undefined && key !== touch)
-      .sort();
-    const signature = keys.join(",");
-    let statement = built.get(signature);
-    if (!statement) {
-      statement = statementPerDb(`${name}_${built.size}`, (db) => {
-        const values: Record<string, SQL> = {};
-        for (const key of keys) values[key] = placeholderFor(columns[key]!, key);
-        if (touch) values[touch] = sql`now()`;
-        return db
-          .update(table)
-          .set(values as never)
-          .where(eq(id, sql.placeholder("__id")))
-          .returning() as never;
-      });
-      built.set(signature, statement);
-    }
-    return statement(tx).execute({
-      ...encodeAll(columns, keys, set as Record<string, unknown>),
-      __id: rowId,
+    const values = set as Record<string, unknown>;
+    const { keys, statement } = statementFor(built, name, values, touch, (db, keys) => {
+      const assigned = placeholders(columns, keys);
+      if (touch) assigned[touch] = sql`now()`;
+      return db
+        .update(table)
+        .set(assigned as never)
+        .where(eq(id, sql.placeholder("__id")))
+        .returning();
     });
+    return statement(tx).execute({ ...encodeAll(columns, keys, values), __id: rowId });
   };
 }
 
@@ -74,24 +92,15 @@ export function updateByIdStatements<T extends PgTable>(
  */
 export function insertStatements<T extends PgTable>(table: T, name: string) {
   const columns = getTableColumns(table) as unknown as Record<string, PgColumn>;
-  const built = new Map<string, ReturnType<typeof statementPerDb<Row<T>[]>>>();
+  const built = new Map<string, Statement<T>>();
   return (tx: Db, row: T["$inferInsert"]): Promise<Row<T>[]> => {
-    const keys = Object.keys(row)
-      .filter((key) => (row as Record<string, unknown>)[key] !== undefined)
-      .sort();
-    const signature = keys.join(",");
-    let statement = built.get(signature);
-    if (!statement) {
-      statement = statementPerDb(`${name}_${built.size}`, (db) => {
-        const values: Record<string, SQL> = {};
-        for (const key of keys) values[key] = placeholderFor(columns[key]!, key);
-        return db
-          .insert(table)
-          .values(values as never)
-          .returning() as never;
-      });
-      built.set(signature, statement);
-    }
-    return statement(tx).execute(encodeAll(columns, keys, row as Record<string, unknown>));
+    const values = row as Record<string, unknown>;
+    const { keys, statement } = statementFor(built, name, values, undefined, (db, keys) =>
+      db
+        .insert(table)
+        .values(placeholders(columns, keys) as never)
+        .returning(),
+    );
+    return statement(tx).execute(encodeAll(columns, keys, values));
   };
 }
