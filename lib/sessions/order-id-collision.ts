@@ -1,6 +1,7 @@
 import { sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sessions } from "@/db/schema";
+import { hasSqlState } from "@/lib/db-errors";
 import { ValidationError } from "@/lib/errors";
 
 /** A renewal's order id suffix: `-2`, `-3`, ... (cycle 1 is the signup's own order_id). */
@@ -41,13 +42,8 @@ export function claimStem(businessId: Placeholder, stem: Placeholder) {
 
 /** True when the error (or one it wraps) is claimStem's refusal: a plan `A` exists. */
 export function isStemTaken(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === stemTakenCode) return true;
-    if (e === (e as { cause?: unknown }).cause) break;
-  }
-  return false;
+  return hasSqlState(error, "KS001");
 }
-const stemTakenCode = "KS001";
 
 export function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
   const none = sql<string | null>`null::text`;
