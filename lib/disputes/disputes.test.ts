@@ -235,9 +235,17 @@ describe("events duplicated and out of order", () => {
   // It waits up to 30 s for Stripe's later events: a loaded machine needs more than the default.
   it("re-processing every stored dispute event, in reverse, moves the ledger once", async () => {
     const biz = await paymentsBusiness();
-    const owners = [`${uniqueName("dispute-owner")}@example.com`, `${uniqueName("dispute-owner")}@example.com`];
+    const owners = [
+      `${uniqueName("dispute-owner")}@example.com`,
+      `${uniqueName("dispute-owner")}@example.com`,
+    ];
     for (const email of owners)
-      await createUser(testDb(), { email, password: "an owner password", businessId: biz.business.id, role: "owner" });
+      await createUser(testDb(), {
+        email,
+        password: "an owner password",
+        businessId: biz.business.id,
+        role: "owner",
+      });
     await createUser(testDb(), {
       email: `${uniqueName("dispute-manager")}@example.com`,
       password: "a manager password",
@@ -255,7 +263,14 @@ describe("events duplicated and out of order", () => {
           .from(providerEvents)
           .where(eq(providerEvents.businessId, biz.business.id));
         const found = stored.filter((event) => event.type.startsWith("charge.dispute."));
-        expect(found.length).toBeGreaterThanOrEqual(2);
+        // On a failure, say what the emulator sent and what Kassa answered.
+        const sent = () =>
+          JSON.stringify(
+            providers!.emulator
+              .deliveries(sandboxStripeKey(biz.business.id))
+              .map((d) => [d.type, d.status, d.error]),
+          );
+        expect(found.length, found.length < 2 ? sent() : "").toBeGreaterThanOrEqual(2);
         return found;
       },
       { timeout: 30_000, interval: 100 },

@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { jobs, providerEvents } from "@/db/schema";
+import { jobs, paymentAttempts, providerEvents } from "@/db/schema";
+import { newId } from "@/lib/ids";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
@@ -9,7 +10,7 @@ import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
 import { signatureHeader } from "@kassa/stripe-emulator";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
-import { api, testDb } from "@/test/helpers";
+import { api, createTestBusiness, testDb } from "@/test/helpers";
 import { withLoopbackApi } from "@/test/loopback-api";
 import { paySession } from "./pay-session";
 import {
@@ -184,6 +185,72 @@ describe("POST /payment/stripe/webhook", () => {
       amount: 2500,
       refund: { id: recorded!.id, amount: 500, amount_refunded: 500 },
     });
+  });
+
+  it("stores a dispute event sent before Kassa knows its intent, however many other attempts are stuck", async () => {
+    const biz = await paymentsBusiness();
+    const pay = async () => {
+      const { session_id } = await newSession(biz);
+      await paySession(
+        testDb(),
+        session_id,
+        { paymentMethodId: "stripe_credit", card: card("4242424242424242") },
+        checkout,
+      );
+      return (await attemptsOf(session_id))[0]!;
+    };
+    // Thirty other businesses whose Stripe attempts stopped at `started` a minute ago (a crash),
+    // recorded before this business's own: first both in the table and in time.
+    const stuck = await pay();
+    const others = await Promise.all(Array.from({ length: 30 }, () => createTestBusiness()));
+    const fakeIds = others.map(() => newId("paymentAttempt"));
+    await testDb()
+      .insert(paymentAttempts)
+      .values(
+        others.map((other, i) => ({
+          ...stuck,
+          id: fakeIds[i]!,
+          businessId: other.business.id,
+          status: "started" as const,
+          providerPaymentId: null,
+          updatedAt: new Date(Date.now() - 60_000).toISOString(),
+        })),
+      );
+    // This business's attempt is being started right now: Stripe has not answered with the intent.
+    const ours = await pay();
+    await testDb()
+      .update(paymentAttempts)
+      .set({ status: "started", updatedAt: new Date().toISOString() })
+      .where(eq(paymentAttempts.id, ours.id));
+    try {
+      const payload = JSON.stringify({
+        id: `evt_${newId("paymentAttempt")}`,
+        object: "event",
+        type: "charge.dispute.created",
+        data: {
+          object: { id: "dp_unknown", object: "dispute", charge: "ch_unknown", payment_intent: "pi_unknown" },
+        },
+      });
+      const secret = await endpointSecret(biz.business.id);
+      const res = await post(payload, signatureHeader(payload, secret, Math.floor(Date.now() / 1000)));
+      expect(res.body).toEqual({ received: true, status: "accepted" });
+      const stored = await testDb()
+        .select()
+        .from(providerEvents)
+        .where(
+          and(
+            eq(providerEvents.businessId, biz.business.id),
+            eq(providerEvents.type, "charge.dispute.created"),
+          ),
+        );
+      expect(stored).toHaveLength(1);
+    } finally {
+      await testDb().delete(paymentAttempts).where(inArray(paymentAttempts.id, fakeIds));
+      await testDb()
+        .update(paymentAttempts)
+        .set({ status: ours.status })
+        .where(eq(paymentAttempts.id, ours.id));
+    }
   });
 
   it("acknowledges, and ignores, events about objects Kassa did not create", async () => {

@@ -1,14 +1,7 @@
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rawStatement, selectStatement } from "@/db/statement-per-db";
-import {
-  businesses,
-  paymentAttempts,
-  providerEvents,
-  providerObjects,
-  type PaymentAttempt,
-  type ProviderEvent,
-} from "@/db/schema";
+import { businesses, providerEvents, type PaymentAttempt, type ProviderEvent } from "@/db/schema";
 import { BadRequestError, InsufficientFundsError, InvalidProviderSignatureError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -60,29 +53,33 @@ function parseJson(raw: string): Json {
   throw new BadRequestError("invalid_payload", "The event body is not a JSON object");
 }
 
-/** Businesses the event may belong to: owners of the objects it names, and the Kassa id in its metadata. */
+/**
+ * Businesses the event may belong to: owners of the objects it names, and the Kassa id in its
+ * metadata. `orPayingNow`: when nothing names an owner, the businesses with a Stripe attempt still
+ * being started (see receiveStripeEvent). Both are read in one statement, so in one snapshot: the
+ * transaction that settles an attempt remembers its intent as it ends the attempt's `started`, and a
+ * read of the owners before that commit and of the attempts after it would find neither.
+ */
 async function candidateBusinesses(
   db: Db,
   provider: string,
   object: Json | null,
-  extraIds: (string | null)[] = [],
+  { orPayingNow = false }: { orPayingNow?: boolean } = {},
 ) {
   const ids = [
     asString(object?.id),
     asString(object?.payment_intent),
     asString(object?.customer),
     asString(object?.charge),
-    ...extraIds,
   ].filter((id): id is string => Boolean(id));
-  const owners = ids.length
-    ? await db
-        .selectDistinct({ businessId: providerObjects.businessId })
-        .from(providerObjects)
-        .where(and(eq(providerObjects.provider, provider), inArray(providerObjects.objectId, ids)))
-    : [];
+  const rows =
+    ids.length || orPayingNow
+      ? await ownersOrPayingNow(db, { provider, ids: JSON.stringify(ids), orPayingNow })
+      : [];
+  const owners = rows.filter((row) => row.owner).map((row) => row.business_id);
   const hinted = asString(asObject(object?.metadata)?.kassa_business_id);
-  const candidates = [...new Set([...owners.map((o) => o.businessId), ...(hinted ? [hinted] : [])])];
-  if (!candidates.length) return [];
+  const candidates = [...new Set([...owners, ...(hinted ? [hinted] : [])])];
+  if (!candidates.length) return rows.map((row) => row.business_id);
   const existing = await db
     .select({ id: businesses.id })
     .from(businesses)
@@ -90,21 +87,22 @@ async function candidateBusinesses(
   return existing.map((b) => b.id);
 }
 
-/** Businesses with a Stripe payment attempt still being started (the reconciler's partial index). */
-async function businessesPayingByStripeNow(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ businessId: paymentAttempts.businessId })
-    .from(paymentAttempts)
-    .where(
-      and(
-        eq(paymentAttempts.status, "started"),
-        eq(paymentAttempts.provider, "stripe"),
-        gt(paymentAttempts.updatedAt, sql`now() - interval '10 minutes'`),
-      ),
-    )
-    .limit(20);
-  return rows.map((row) => row.businessId);
-}
+/**
+ * The owners of the named objects; and, when asked, the businesses with a Stripe payment attempt
+ * still being started (the reconciler's partial index), the most recent first.
+ */
+const ownersOrPayingNow = rawStatement<{ business_id: string; owner: boolean }>(
+  "kassa_event_candidates",
+  sql`select distinct business_id, true as owner from provider_objects
+      where provider = ${sql.placeholder("provider")} and object_id in (select json_array_elements_text(${sql.placeholder("ids")}::json))
+    union all
+    select business_id, false from (
+      select business_id, max(updated_at) as latest from payment_attempts
+      where ${sql.placeholder("orPayingNow")}::boolean and status = 'started' and provider = 'stripe'
+        and updated_at > now() - interval '10 minutes'
+      group by business_id order by latest desc limit 20
+    ) paying`,
+);
 
 async function storeEvent(
   db: Db,
@@ -155,12 +153,12 @@ export async function receiveStripeEvent(
   if (!signature) throw new InvalidProviderSignatureError("Missing Stripe-Signature header");
   const body = parseJson(raw);
   const object = asObject(asObject(body.data)?.object);
-  let candidates = await candidateBusinesses(db, "stripe", object);
   // Stripe disputes a test card's charge at once: its dispute events can arrive while Kassa still
   // waits for the PaymentIntent it is creating, before it knows the intent's id. Such an event
   // may belong to any business paying by Stripe right now: its signature tells which.
-  if (!candidates.length && String(body.type ?? "").startsWith("charge.dispute."))
-    candidates = await businessesPayingByStripeNow(db);
+  const candidates = await candidateBusinesses(db, "stripe", object, {
+    orPayingNow: String(body.type ?? "").startsWith("charge.dispute."),
+  });
   if (!candidates.length) return { status: "ignored", reason: "not an object Kassa created" };
   for (const businessId of candidates) {
     const secret = (await readProviderConfig<StripeProviderConfig>(db, businessId, "stripe"))?.config
