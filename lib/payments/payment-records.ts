@@ -196,3 +196,8 @@ export async function creditBusiness(tx: Db, payment: Payment): Promise<string |
 }
 
 const recordCredit = updateByIdStatements(payments, "kassa_payment_credit");
+
+// An attempt's and a payment's updates by id (updated_at set to now()), built once per set of
+// columns: the pay path's preparation and its settlement share them.
+export const updateAttemptRow = updateByIdStatements(paymentAttempts, "kassa_update_attempt", "updatedAt");
+export const updatePaymentRow = updateByIdStatements(payments, "kassa_update_payment", "updatedAt");

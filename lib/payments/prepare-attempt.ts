@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { insertStatements, updateByIdStatements } from "@/db/row-statements";
+import { insertStatements } from "@/db/row-statements";
 import {
   paymentAttempts,
   payments,
@@ -22,7 +22,13 @@ import { parseDbTime, toDbTime } from "@/lib/time";
 import { activeMethods } from "./active-methods";
 import { sessionExpired } from "./get-payment";
 import { billingOf, normalizedIp, type ParsedInput, type PayContext, type PayResult } from "./pay-input";
-import { lockAttempt, lockSession, type LockedSession } from "./payment-records";
+import {
+  lockAttempt,
+  lockSession,
+  updateAttemptRow,
+  updatePaymentRow,
+  type LockedSession,
+} from "./payment-records";
 import { quotePayment } from "./quote-payment";
 
 // Paying a session, phase 1: under the session's lock, every check, then the payment row and a
@@ -133,7 +139,7 @@ async function writePayment(
   superseded: PaymentAttempt | null,
 ): Promise<void> {
   const { session, business, payment } = locked;
-  if (payment) await updatePayment(tx, payment.id, { ...fresh, attemptId: ids.attemptId });
+  if (payment) await updatePaymentRow(tx, payment.id, { ...fresh, attemptId: ids.attemptId });
   else
     await insertPayment(tx, {
       ...fresh,
@@ -144,13 +150,11 @@ async function writePayment(
       createdAt: toDbTime(businessNow(business)),
     });
   if (superseded)
-    await updateAttempt(tx, superseded.id, { status: "abandoned", completedAt: new Date().toISOString() });
+    await updateAttemptRow(tx, superseded.id, { status: "abandoned", completedAt: new Date().toISOString() });
 }
 
 // Built once per set of columns (drizzle's building of these wide rows is most of their cost).
-const updatePayment = updateByIdStatements(payments, "kassa_prepare_payment", "updatedAt");
 const insertPayment = insertStatements(payments, "kassa_insert_payment");
-const updateAttempt = updateByIdStatements(paymentAttempts, "kassa_prepare_attempt", "updatedAt");
 const insertAttempt = insertStatements(paymentAttempts, "kassa_insert_attempt");
 
 /** Under the session's lock: every check, then the payment row and a `started` attempt. */

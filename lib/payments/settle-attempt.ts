@@ -1,9 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { updateByIdStatements } from "@/db/row-statements";
 import { selectStatement } from "@/db/statement-per-db";
 import {
-  paymentAttempts,
   payments,
   refunds,
   type Business,
@@ -25,6 +23,8 @@ import {
   lockAttempt,
   lockSession,
   rememberProviderObject,
+  updateAttemptRow,
+  updatePaymentRow,
   type LockedSession,
 } from "./payment-records";
 import { executeRefundsNow } from "./refund/execute-refund";
@@ -66,10 +66,6 @@ const duplicateRefundsRow = selectStatement("kassa_duplicate_refunds", (db) =>
     ),
 );
 
-// A plan's updates, built once per set of columns (updated_at set to now()).
-const updateAttempt = updateByIdStatements(paymentAttempts, "kassa_settle_attempt", "updatedAt");
-const updatePayment = updateByIdStatements(payments, "kassa_settle_payment", "updatedAt");
-
 /**
  * Applies a settlement's plan inside the transaction (under the session and attempt locks): the
  * attempt and payment updates, then a refund, then the credit and the events. Returns what the
@@ -86,11 +82,11 @@ async function applyPlan(
   let nextAttempt = attempt;
   const refundIds: string[] = [];
   if (plan.attempt) {
-    const [row] = await updateAttempt(tx, attempt.id, plan.attempt);
+    const [row] = await updateAttemptRow(tx, attempt.id, plan.attempt);
     nextAttempt = row!;
   }
   if (plan.payment && payment) {
-    const [row] = await updatePayment(tx, payment.id, plan.payment);
+    const [row] = await updatePaymentRow(tx, payment.id, plan.payment);
     payment = row!;
   }
   if (plan.refund && payment && "providerPaymentId" in settlement && settlement.providerPaymentId) {
