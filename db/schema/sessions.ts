@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 import { paymentMethods } from "./payment-methods";
@@ -52,3 +52,24 @@ export const sessions = pgTable(
 );
 
 export type Session = typeof sessions.$inferSelect;
+
+/**
+ * The order ids of plans (sessions with a subscription), one key each, kept by a trigger on
+ * `sessions` (migration 0028). A one-off session `A-<n>` looks for a plan `A` here (decision 0056,
+ * second pass): a table with one index gives the look a plan cached once per connection that can
+ * be nothing but that index (the function turns sequential scans off), where `sessions`, with
+ * several indexes on `business_id`, needed a plan made at every call.
+ */
+export const planOrderIds = pgTable(
+  "plan_order_ids",
+  {
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    orderId: text("order_id").notNull(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.orderId] })],
+);

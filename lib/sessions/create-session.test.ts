@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, sql } from "@/db/client";
-import { businessPaymentMethods, businessProviders, jobs, sessions } from "@/db/schema";
+import { openDatabase, queryRows, sql } from "@/db/client";
+import { businessPaymentMethods, businessProviders, jobs, planOrderIds, sessions } from "@/db/schema";
+import { newId } from "@/lib/ids";
 import { checkoutUrl } from "@/lib/env";
 import { stopSandboxEmulator } from "@/lib/providers/stripe/sandbox-emulator";
 import { countSessions, expectFieldErrors, isErrorMessage } from "@/test/api-assertions";
@@ -477,18 +478,22 @@ describe("POST /session: order ids a plan's renewals will take", () => {
     const committing = new Promise<void>((resolve) => (commit = resolve));
     let held!: () => void;
     const holding = new Promise<void>((resolve) => (held = resolve));
+    const seedRow = (await storedSession(seed.body.session_id as string))!;
     const planning = other.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order:${biz.business.id}:${stem}`}, 0))`);
-      await tx
-        .update(sessions)
-        .set({ orderId: stem, subscriptionInterval: "month", subscriptionIntervalCount: 1 })
-        .where(eq(sessions.id, seed.body.session_id as string));
+      await tx.insert(sessions).values({
+        ...seedRow,
+        id: newId("session"),
+        orderId: stem,
+        subscriptionInterval: "month",
+        subscriptionIntervalCount: 1,
+      });
       held();
       await committing;
     });
     try {
       await holding;
-      const before = await countSessions(biz.business.id);
+      const before = (await countSessions(biz.business.id)) + 1; // the plan, once committed
       let answered = false;
       const sibling = post(sessionBody({ order_id: `${stem}-2` })).then((res) => ((answered = true), res));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -505,6 +510,24 @@ describe("POST /session: order ids a plan's renewals will take", () => {
       await planning.catch(() => {});
       await other.close();
     }
+  });
+
+  it("every plan's order id is kept in plan_order_ids, looked up there by its key alone", async () => {
+    const stem = uniqueName("kept-plan");
+    const made = await post(plan(stem));
+    expect(made.status).toBe(201);
+    expect((await post(sessionBody({ order_id: `${stem}x` }))).status).toBe(201);
+    const kept = await testDb().select().from(planOrderIds).where(eq(planOrderIds.businessId, biz.business.id));
+    expect(kept.filter((row) => row.orderId.startsWith(stem))).toEqual([
+      { businessId: biz.business.id, orderId: stem, sessionId: made.body.session_id },
+    ]);
+    // The look's plan is cached per connection: with sequential scans off in the function, the
+    // primary key is its only way, even when the table was analyzed empty (autovacuum off).
+    const [fn] = await queryRows<{ config: string[] | null }>(
+      testDb(),
+      sql`select proconfig as config from pg_proc where proname = 'kassa_claim_order_stem'`,
+    );
+    expect(fn!.config).toEqual(["enable_seqscan=off"]);
   });
 
   it("a plan and its renewal id created at the same moment: never both", async () => {

@@ -1,6 +1,6 @@
 import { sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { sessions } from "@/db/schema";
+import { planOrderIds, sessions } from "@/db/schema";
 import { hasSqlState } from "@/lib/db-errors";
 import { ValidationError } from "@/lib/errors";
 
@@ -32,7 +32,7 @@ export async function lockOrderId(tx: Db, businessId: string, orderId: string, i
 
 /**
  * A session `A-<n>` that is not a plan (the usual case) takes the same shared lock inside its
- * insert, in autocommit: migration 0027's function takes it, then looks for a plan `A` with a
+ * insert, in autocommit: the function of migrations 0027 and 0028 takes it, then looks for a plan `A` with a
  * snapshot of its own, taken once the lock is held, and fails the statement with KS001 if there is
  * one (decision 0056). The lock is held until the insert commits. Null otherwise.
  */
@@ -59,10 +59,10 @@ export function collisionChecks(businessId: string, orderId: string, isPlan: boo
   };
 }
 
-/** A session `A-<n>`: the id of a plan `A` of the business, if one exists. */
+/** A session `A-<n>`: the id of a plan `A` of the business, if one exists (migration 0028's table). */
 function reservedForCheck(businessId: string, stem: string) {
-  return sql<string | null>`(select ${sessions.id} from ${sessions} where ${sessions.businessId} = ${businessId}
-          and ${sessions.orderId} = ${stem} and ${sessions.subscriptionInterval} is not null limit 1)`;
+  return sql<string | null>`(select ${planOrderIds.sessionId} from ${planOrderIds}
+          where ${planOrderIds.businessId} = ${businessId} and ${planOrderIds.orderId} = ${stem})`;
 }
 
 export function refuseCollision(orderId: string, takenRenewal: string | null, reservedFor: string | null, stem: string | undefined) {
