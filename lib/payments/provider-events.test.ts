@@ -65,6 +65,18 @@ async function authenticatedElsewhere(biz: Awaited<ReturnType<typeof paymentsBus
   };
 }
 
+/** A new session of the business paid by a card that succeeds; its id. */
+async function paidByCard(biz: Awaited<ReturnType<typeof paymentsBusiness>>) {
+  const { session_id } = await newSession(biz);
+  await paySession(
+    testDb(),
+    session_id,
+    { paymentMethodId: "stripe_credit", card: card("4242424242424242") },
+    checkout,
+  );
+  return session_id;
+}
+
 async function endpointSecret(businessId: string) {
   return (await readProviderConfig<StripeProviderConfig>(testDb(), businessId, "stripe"))!.config
     .webhookSecret!;
@@ -162,13 +174,7 @@ describe("POST /payment/stripe/webhook", () => {
 
   it("records a refund made in the Stripe dashboard (charge.refunded)", async () => {
     const biz = await paymentsBusiness();
-    const { session_id } = await newSession(biz);
-    await paySession(
-      testDb(),
-      session_id,
-      { paymentMethodId: "stripe_credit", card: card("4242424242424242") },
-      checkout,
-    );
+    const session_id = await paidByCard(biz);
     const payment = (await paymentRow(session_id))!;
     const stripe = sdkFor(emulator(), sandboxStripeKey(biz.business.id));
     await stripe.refunds.create({ payment_intent: payment.providerPaymentId!, amount: 500 });
@@ -189,16 +195,7 @@ describe("POST /payment/stripe/webhook", () => {
 
   it("stores a dispute event sent before Kassa knows its intent, however many other attempts are stuck", async () => {
     const biz = await paymentsBusiness();
-    const pay = async () => {
-      const { session_id } = await newSession(biz);
-      await paySession(
-        testDb(),
-        session_id,
-        { paymentMethodId: "stripe_credit", card: card("4242424242424242") },
-        checkout,
-      );
-      return (await attemptsOf(session_id))[0]!;
-    };
+    const pay = async () => (await attemptsOf(await paidByCard(biz)))[0]!;
     // Thirty other businesses whose Stripe attempts stopped at `started` a minute ago (a crash),
     // recorded before this business's own: first both in the table and in time.
     const stuck = await pay();
