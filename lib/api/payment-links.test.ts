@@ -4,7 +4,8 @@ import { auditEvents, paymentLinkSessions, paymentLinks, sessions } from "@/db/s
 import { resetEnv } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { helperPay, paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
-import { api, testDb } from "@/test/helpers";
+import { expectFieldErrors } from "@/test/api-assertions";
+import { api, sessionBody, testDb, uniqueName } from "@/test/helpers";
 import { linkQuantityChoice } from "@/lib/payment-links/link-quantity-choice";
 import { getPaymentLinkVisit } from "./payment-link-visit";
 
@@ -249,6 +250,44 @@ describe("POST /payment-links: each limit at the limit and one past it", () => {
       api("GET", `/payment-links/${link.id}/sessions?limit=${limit}`, { key: biz.secretKey });
     expect((await sessionsPage(100)).status).toBe(200);
     expect((await sessionsPage(101)).status).toBe(400);
+  });
+});
+
+describe("order_prefix and a plan's renewal ids", () => {
+  // A plan with order_id P reserves P-2, P-3, ... for its renewals: a link whose sessions are
+  // P-1, P-2, ... could then make one session and never another.
+  it("a link cannot take a plan's order id as its prefix, nor a plan a link's prefix", async () => {
+    const biz = await paymentsBusiness();
+    const planFirst = uniqueName("PlanFirst").replaceAll("-", "_");
+    const plan = (order_id: string) =>
+      api("POST", "/session", {
+        key: biz.secretKey,
+        body: sessionBody({ order_id, subscription: { interval: "month" } }),
+      });
+    expect((await plan(planFirst)).status).toBe(201);
+    const refused = await api<Record<string, string[]>>("POST", "/payment-links", {
+      key: biz.secretKey,
+      body: linkBody({ order_prefix: planFirst }),
+    });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body)).toEqual(["order_prefix"]);
+    expect(
+      await testDb().select().from(paymentLinks).where(eq(paymentLinks.businessId, biz.business.id)),
+    ).toEqual([]);
+
+    const linkFirst = uniqueName("LinkFirst").replaceAll("-", "_");
+    const link = await newLink(biz.secretKey, { order_prefix: linkFirst });
+    expectFieldErrors(await plan(linkFirst), ["order_id"]);
+    // A one-off session on that order id is harmless, and the link keeps making sessions.
+    expect(
+      (await api("POST", "/session", { key: biz.secretKey, body: sessionBody({ order_id: linkFirst }) }))
+        .status,
+    ).toBe(201);
+    for (const n of [1, 2, 3]) {
+      const made = await visit(link);
+      expect(made.response.status, made.text).toBe(303);
+      expect((await sessionOf(made.sessionId!)).orderId).toBe(`${linkFirst}-${n}`);
+    }
   });
 });
 
