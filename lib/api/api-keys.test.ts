@@ -24,7 +24,17 @@ type Created = KeyView & { key: string };
 type Rolled = Created & { rolled_key: KeyView };
 type List = { data: KeyView[]; has_more: boolean };
 
-const viewFields = ["created_at", "expires_at", "id", "kind", "name", "object", "prefix", "revoked_at", "status"];
+const viewFields = [
+  "created_at",
+  "expires_at",
+  "id",
+  "kind",
+  "name",
+  "object",
+  "prefix",
+  "revoked_at",
+  "status",
+];
 const micros = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 const list = (key: string, query = "") => api<List>("GET", `/api-keys${query}`, { key });
@@ -34,7 +44,8 @@ const roll = (key: string, id: string, body?: unknown, headers?: Record<string, 
   api<Rolled>("POST", `/api-keys/${id}/roll`, { key, body, headers });
 const revoke = (key: string, id: string, headers?: Record<string, string>) =>
   api<KeyView>("POST", `/api-keys/${id}/revoke`, { key, headers });
-const advanceClock = (key: string, seconds: number) => api("POST", "/sandbox/clock/advance", { key, body: { seconds } });
+const advanceClock = (key: string, seconds: number) =>
+  api("POST", "/sandbox/clock/advance", { key, body: { seconds } });
 
 /** Every key of the business, through the API (all pages). */
 async function allKeys(key: string): Promise<KeyView[]> {
@@ -87,7 +98,13 @@ describe("GET /api-keys", () => {
     expect(res.body.data.map((k) => k.kind).sort()).toEqual(["public", "secret"]);
     for (const view of res.body.data) {
       expect(Object.keys(view).sort()).toEqual(viewFields);
-      expect(view).toMatchObject({ object: "api_key", name: null, status: "active", expires_at: null, revoked_at: null });
+      expect(view).toMatchObject({
+        object: "api_key",
+        name: null,
+        status: "active",
+        expires_at: null,
+        revoked_at: null,
+      });
       expect(view.id).toMatch(/^key_[0-9A-Z]{26}$/);
       expect(view.created_at).toMatch(micros);
       const key = view.kind === "secret" ? biz.secretKey : biz.publicKey;
@@ -103,7 +120,8 @@ describe("GET /api-keys", () => {
     const biz = await createTestBusiness();
     const other = await createTestBusiness();
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) made.push((await create(biz.secretKey, { kind: "secret", name: `k${i}` })).body.id);
+    for (let i = 0; i < 5; i++)
+      made.push((await create(biz.secretKey, { kind: "secret", name: `k${i}` })).body.id);
     const first = await list(biz.secretKey, "?limit=3");
     expect(first.body.data.map((k) => k.id)).toEqual([made[4], made[3], made[2]]);
     expect(first.body.has_more).toBe(true);
@@ -117,8 +135,15 @@ describe("GET /api-keys", () => {
     expect(theirs.some((k) => made.includes(k.id))).toBe(false);
   });
 
-  it("answers 400 naming the parameter for a bad limit or cursor", async () => {
+  it("limit 1 to 100 (both ends accepted); 400 naming the parameter for a bad limit or cursor", async () => {
     const biz = await createTestBusiness();
+    const one = await list(biz.secretKey, "?limit=1");
+    expect(one.body.data).toHaveLength(1);
+    expect(one.body.has_more).toBe(true);
+    const hundred = await list(biz.secretKey, "?limit=100");
+    expect(hundred.status).toBe(200);
+    expect(hundred.body).toMatchObject({ has_more: false });
+    expect(hundred.body.data).toHaveLength(2);
     for (const query of ["?limit=0", "?limit=101", "?limit=abc", "?limit=1.5", "?limit=-1"])
       expectFieldErrors(await list(biz.secretKey, query), ["limit"]);
     for (const query of ["?starting_after=nope", "?starting_after=psub_01ABC", "?starting_after=%00"])
@@ -133,7 +158,12 @@ describe("POST /api-keys", () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([...viewFields, "key"].sort());
     expect(res.body.key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
-    expect(res.body).toMatchObject({ kind: "secret", name: "backend", status: "active", prefix: `${res.body.key.slice(0, 12)}…` });
+    expect(res.body).toMatchObject({
+      kind: "secret",
+      name: "backend",
+      status: "active",
+      prefix: `${res.body.key.slice(0, 12)}…`,
+    });
     expect((await api("GET", "/balance", { key: res.body.key })).status).toBe(200);
     // Never shown again: the list has the prefix, and the database only the digest.
     const listed = (await allKeys(biz.secretKey)).find((k) => k.id === res.body.id)!;
@@ -160,7 +190,8 @@ describe("POST /api-keys", () => {
   it("refuses more than the usable-key limit (revoked and expired keys do not count)", async () => {
     const biz = await createTestBusiness();
     const made: Created[] = [];
-    while (made.length < maxUsableApiKeys - 2) made.push((await create(biz.secretKey, { kind: "public" })).body);
+    while (made.length < maxUsableApiKeys - 2)
+      made.push((await create(biz.secretKey, { kind: "public" })).body);
     expectError(await create(biz.secretKey, { kind: "secret" }), 409, "api_key_limit_reached");
     expect(await allKeys(biz.secretKey)).toHaveLength(maxUsableApiKeys);
     expect((await revoke(biz.secretKey, made[0]!.id)).status).toBe(200);
@@ -270,7 +301,14 @@ describe("POST /api-keys/{id}/roll", () => {
     await roll(biz.secretKey, expired.body.id, { expires_in_seconds: 0 });
     expectError(await roll(biz.secretKey, expired.body.id), 409, "api_key_expired");
     const theirs = await idOf(other, "secret");
-    for (const id of [theirs, await idOf(other, "public"), `key_${"0".repeat(26)}`, "nope", "%00", "x".repeat(5000)])
+    for (const id of [
+      theirs,
+      await idOf(other, "public"),
+      `key_${"0".repeat(26)}`,
+      "nope",
+      "%00",
+      "x".repeat(5000),
+    ])
       expectError(await roll(biz.secretKey, id), 404, "api_key_not_found");
     // The foreign key was not touched.
     expect((await allKeys(other.secretKey)).every((k) => k.status === "active")).toBe(true);
@@ -282,9 +320,15 @@ describe("POST /api-keys/{id}/roll", () => {
     const biz = await createTestBusiness();
     const k = await create(biz.secretKey, { kind: "secret" });
     for (const value of [-1, 1.5, "60", 604_801, true, {}, 1e308])
-      expectFieldErrors(await roll(biz.secretKey, k.body.id, { expires_in_seconds: value }), ["expires_in_seconds"]);
+      expectFieldErrors(await roll(biz.secretKey, k.body.id, { expires_in_seconds: value }), [
+        "expires_in_seconds",
+      ]);
     for (const rawBody of ["x", "[]", "1"])
-      expectError(await api("POST", `/api-keys/${k.body.id}/roll`, { key: biz.secretKey, rawBody }), 400, "invalid_json");
+      expectError(
+        await api("POST", `/api-keys/${k.body.id}/roll`, { key: biz.secretKey, rawBody }),
+        400,
+        "invalid_json",
+      );
     expect((await allKeys(biz.secretKey)).find((v) => v.id === k.body.id)!.status).toBe("active");
     expect(await allKeys(biz.secretKey)).toHaveLength(3);
     const max = await roll(biz.secretKey, k.body.id, { expires_in_seconds: 604_800 });
@@ -344,7 +388,13 @@ describe("POST /api-keys/{id}/revoke", () => {
     const biz = await createTestBusiness();
     const other = await createTestBusiness();
     const extra = await create(other.secretKey, { kind: "secret" });
-    for (const id of [extra.body.id, await idOf(other, "public"), `key_${"Z".repeat(26)}`, "cs_01ABC", "%F0%9F%92%A9"])
+    for (const id of [
+      extra.body.id,
+      await idOf(other, "public"),
+      `key_${"Z".repeat(26)}`,
+      "cs_01ABC",
+      "%F0%9F%92%A9",
+    ])
       expectError(await revoke(biz.secretKey, id), 404, "api_key_not_found");
     expect((await api("GET", "/balance", { key: extra.body.key })).status).toBe(200);
     expect((await api("GET", "/payments/methods", { key: other.publicKey })).status).toBe(200);
@@ -353,9 +403,16 @@ describe("POST /api-keys/{id}/revoke", () => {
   it("ignores a body, but refuses one that is not a JSON object", async () => {
     const biz = await createTestBusiness();
     const k = await create(biz.secretKey, { kind: "secret" });
-    expectError(await api("POST", `/api-keys/${k.body.id}/revoke`, { key: biz.secretKey, rawBody: "[" }), 400, "invalid_json");
+    expectError(
+      await api("POST", `/api-keys/${k.body.id}/revoke`, { key: biz.secretKey, rawBody: "[" }),
+      400,
+      "invalid_json",
+    );
     expect((await api("GET", "/balance", { key: k.body.key })).status).toBe(200);
-    const res = await api("POST", `/api-keys/${k.body.id}/revoke`, { key: biz.secretKey, body: { reason: "x" } });
+    const res = await api("POST", `/api-keys/${k.body.id}/revoke`, {
+      key: biz.secretKey,
+      body: { reason: "x" },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -369,7 +426,13 @@ describe("keys and authorization", () => {
     const expired = await create(biz.secretKey, { kind: "secret" });
     await roll(biz.secretKey, expired.body.id, { expires_in_seconds: 0 });
     const reference = await unknownKeyAnswer("/api-keys");
-    for (const key of [biz.publicKey, revoked.body.key, expired.body.key, null, `sk_test_${randomToken(32)}`]) {
+    for (const key of [
+      biz.publicKey,
+      revoked.body.key,
+      expired.body.key,
+      null,
+      `sk_test_${randomToken(32)}`,
+    ]) {
       for (const [method, path, body] of [
         ["GET", "/api-keys", undefined],
         ["POST", "/api-keys", { kind: "secret" }],
@@ -399,7 +462,11 @@ describe("Idempotency-Key", () => {
     expect(again.body).toEqual(first.body);
     expect(await allKeys(biz.secretKey)).toHaveLength(3);
     expectError(await create(biz.secretKey, { kind: "public" }, headers), 409, "idempotency_key_reused");
-    expectError(await create(biz.secretKey, { kind: "secret" }, { "idempotency-key": "" }), 400, "invalid_idempotency_key");
+    expectError(
+      await create(biz.secretKey, { kind: "secret" }, { "idempotency-key": "" }),
+      400,
+      "invalid_idempotency_key",
+    );
     expect(await allKeys(biz.secretKey)).toHaveLength(3);
   });
 
@@ -414,7 +481,11 @@ describe("Idempotency-Key", () => {
     expect(again.body).toEqual(first.body);
     expect(await allKeys(biz.secretKey)).toHaveLength(4);
     // The same path with another overlap is another request.
-    expectError(await roll(biz.secretKey, k.body.id, { expires_in_seconds: 0 }, headers), 409, "idempotency_key_reused");
+    expectError(
+      await roll(biz.secretKey, k.body.id, { expires_in_seconds: 0 }, headers),
+      409,
+      "idempotency_key_reused",
+    );
 
     const once = await revoke(biz.secretKey, first.body.id, { "idempotency-key": "revoke-1" });
     const twice = await revoke(biz.secretKey, first.body.id, { "idempotency-key": "revoke-1" });
@@ -433,7 +504,10 @@ describe("concurrency", () => {
       const biz = await createTestBusiness();
       const original = await idOf(biz, "secret");
       const second = await create(biz.secretKey, { kind: "secret" });
-      const [a, b] = await Promise.all([revoke(biz.secretKey, second.body.id), revoke(second.body.key, original)]);
+      const [a, b] = await Promise.all([
+        revoke(biz.secretKey, second.body.id),
+        revoke(second.body.key, original),
+      ]);
       // One revocation wins. The other either authenticated first and then finds itself the last
       // active secret key's remover (409), or authenticated after the winner committed, when its
       // own key no longer works (401): both orders are real, and neither may revoke a second key.
@@ -462,7 +536,11 @@ describe("no input gives a 500", () => {
   it("any JSON body on create, roll and revoke answers a contract error or a success", async () => {
     const biz = await createTestBusiness();
     const target = await create(biz.secretKey, { kind: "public" });
-    const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: "binary", maxLength: 20 }), fc.double());
+    const anyValue = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.string({ unit: "binary", maxLength: 20 }),
+      fc.double(),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.record({ kind: anyValue, name: anyValue, expires_in_seconds: anyValue }, { requiredKeys: [] }),

@@ -1,7 +1,9 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { dispatch } from "@/lib/api/routes";
 import { exportColumns } from "@/lib/exports/export-columns";
 import { exportKinds } from "@/lib/exports/export-filters";
+import { exportPageSize } from "@/lib/exports/stream-export";
 import { createPayout } from "@/lib/payouts/create-payout";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { parseCsv } from "@/test/csv";
@@ -25,7 +27,14 @@ async function rowsOf(biz: Biz, path: string) {
   return parseCsv(got.text);
 }
 
-const hostile = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-2+3", "@SUM(A1:A9)", '"quoted", with comma', "two\nlines"];
+const hostile = [
+  '=HYPERLINK("http://evil.example","x")',
+  "+1+2",
+  "-2+3",
+  "@SUM(A1:A9)",
+  '"quoted", with comma',
+  "two\nlines",
+];
 
 describe("GET /exports/{kind}.csv", () => {
   it.each([...exportKinds])("%s: text/csv attachment, header row first, secret key only", async (kind) => {
@@ -33,7 +42,9 @@ describe("GET /exports/{kind}.csv", () => {
     const got = await download(biz.secretKey, `/exports/${kind}.csv`);
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(got.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="${kind}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
+    expect(got.headers.get("content-disposition")).toMatch(
+      new RegExp(`^attachment; filename="${kind}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+    );
     expect(parseCsv(got.text)[0]).toEqual([...exportColumns[kind]]);
     expect((await download(null, `/exports/${kind}.csv`)).status).toBe(401);
     expect((await download(biz.publicKey, `/exports/${kind}.csv`)).status).toBe(401);
@@ -43,7 +54,10 @@ describe("GET /exports/{kind}.csv", () => {
     const biz = await createTestBusiness();
     const created: string[] = [];
     for (const orderId of hostile) {
-      const res = await api<{ session_id: string }>("POST", "/session", { key: biz.secretKey, body: sessionBody({ order_id: orderId }) });
+      const res = await api<{ session_id: string }>("POST", "/session", {
+        key: biz.secretKey,
+        body: sessionBody({ order_id: orderId }),
+      });
       expect(res.status).toBe(201);
       created.push(res.body.session_id);
     }
@@ -63,13 +77,17 @@ describe("GET /exports/{kind}.csv", () => {
     expect(await rowsOf(biz, "/exports/payments.csv?status=succeeded")).toHaveLength(1);
     expect(await rowsOf(biz, "/exports/payments.csv?created_from=2999-01-01")).toHaveLength(1);
     expect(await rowsOf(biz, "/exports/payments.csv?created_until=2000-01-01T00:00:00Z")).toHaveLength(1);
-    expect(await rowsOf(biz, "/exports/payments.csv?created_from=2000-01-01&created_until=2999-01-01")).toHaveLength(7);
+    expect(
+      await rowsOf(biz, "/exports/payments.csv?created_from=2000-01-01&created_until=2999-01-01"),
+    ).toHaveLength(7);
     expect(await rowsOf(biz, `/exports/payments.csv?q=${created[2]}`)).toHaveLength(2);
   });
 
   it("payout users and ledger entries: balances, negative amounts stay numbers, filters apply", async () => {
     const biz = await createTestBusiness({ payoutsEnabled: true });
-    expect((await api("POST", "/sandbox/payout-balance", { key: biz.secretKey, body: { amount: 10_000 } })).status).toBe(200);
+    expect(
+      (await api("POST", "/sandbox/payout-balance", { key: biz.secretKey, body: { amount: 10_000 } })).status,
+    ).toBe(200);
     const business = biz.business;
     await createPayout(testDb(), business, { email: "ann@example.com", amount: 1500 });
     await createPayout(testDb(), business, { email: "=cmd@example.com", amount: 500 });
@@ -103,5 +121,37 @@ describe("GET /exports/{kind}.csv", () => {
     const res = await api("GET", path, { key: biz.secretKey });
     expect(res.status).toBe(400);
     expectFieldErrors(res, [field]);
+  });
+
+  it.each([exportPageSize, exportPageSize + 1])(
+    "%i rows (a page of 1,000, and one past): every row once, in order",
+    async (total) => {
+      const biz = await createTestBusiness();
+      // Ids unique to this business (the last 18 characters of its own id), sorting like real ones.
+      const tag = biz.business.id.slice(-18);
+      await testDb().execute(sql`
+      INSERT INTO payout_users (id, business_id, email, email_normalized, hash_digest, hash_enc, hash_prefix)
+      SELECT 'pu_' || ${tag} || lpad(i::text, 8, '0'), ${biz.business.id}, 'u' || i || '@example.com', 'u' || i || '@example.com',
+             ${biz.business.id} || ':' || i, 'x', 'x'
+      FROM generate_series(1, ${total}) AS i`);
+      const rows = (await rowsOf(biz, "/exports/payout-users.csv")).slice(1);
+      expect(rows.map((r) => r[0])).toEqual(
+        Array.from({ length: total }, (_, i) => `pu_${tag}${String(i + 1).padStart(8, "0")}`),
+      );
+    },
+  );
+
+  it("created_until equal to created_from is an empty range (200, the header only); a minute before is a 400", async () => {
+    const biz = await createTestBusiness();
+    expect((await api("POST", "/session", { key: biz.secretKey, body: sessionBody() })).status).toBe(201);
+    const at = "2026-11-01T00:00:00Z";
+    const rows = await rowsOf(biz, `/exports/payments.csv?created_from=${at}&created_until=${at}`);
+    expect(rows).toEqual([[...exportColumns.payments]]);
+    const bad = await api(
+      "GET",
+      `/exports/payments.csv?created_from=${at}&created_until=2026-10-31T23:59:00Z`,
+      { key: biz.secretKey },
+    );
+    expectFieldErrors(bad, ["created_until"]);
   });
 });

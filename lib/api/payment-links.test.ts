@@ -4,7 +4,8 @@ import { auditEvents, paymentLinkSessions, paymentLinks, sessions } from "@/db/s
 import { resetEnv } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { helperPay, paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
-import { api, testDb } from "@/test/helpers";
+import { expectFieldErrors } from "@/test/api-assertions";
+import { api, sessionBody, testDb, uniqueName } from "@/test/helpers";
 import { linkQuantityChoice } from "@/lib/payment-links/link-quantity-choice";
 import { getPaymentLinkVisit } from "./payment-link-visit";
 
@@ -32,9 +33,21 @@ const items = [
   { name: "Workshop ticket", quantity: 1, price: 4000 },
   { name: "Booklet", quantity: 2, price: 500 },
 ];
-const linkBody = (overrides: Record<string, unknown> = {}) => ({ amount: 5000, currency: "USD", items, ...overrides });
+const linkBody = (overrides: Record<string, unknown> = {}) => ({
+  amount: 5000,
+  currency: "USD",
+  items,
+  ...overrides,
+});
 
-type Link = { id: string; url: string; active: boolean; uses: number; order_prefix: string; [k: string]: unknown };
+type Link = {
+  id: string;
+  url: string;
+  active: boolean;
+  uses: number;
+  order_prefix: string;
+  [k: string]: unknown;
+};
 
 async function newLink(key: string, overrides: Record<string, unknown> = {}): Promise<Link> {
   const res = await api<Link>("POST", "/payment-links", { key, body: linkBody(overrides) });
@@ -50,10 +63,19 @@ async function visit(link: Link, options: { cookie?: string; ip?: string; query?
   const slug = new URL(link.url).pathname.split("/").pop()!;
   const headers = new Headers({ [clientIpHeader]: options.ip ?? freshIp() });
   if (options.cookie) headers.set("cookie", options.cookie);
-  const response = await getPaymentLinkVisit(new Request(`http://kassa.test/l/${slug}${options.query ?? ""}`, { headers }), { slug });
+  const response = await getPaymentLinkVisit(
+    new Request(`http://kassa.test/l/${slug}${options.query ?? ""}`, { headers }),
+    { slug },
+  );
   const location = response.headers.get("location");
   const cookie = response.headers.get("set-cookie")?.split(";")[0];
-  return { response, location, cookie, sessionId: location?.split("/").pop() ?? null, text: await response.text() };
+  return {
+    response,
+    location,
+    cookie,
+    sessionId: location?.split("/").pop() ?? null,
+    text: await response.text(),
+  };
 }
 
 async function sessionOf(id: string) {
@@ -65,7 +87,15 @@ describe("POST /payment-links", () => {
   it("creates a link (201) with its url, and records who did", async () => {
     const biz = await paymentsBusiness();
     const link = await newLink(biz.secretKey, { metadata: { campaign: "autumn" }, max_uses: 3 });
-    expect(link).toMatchObject({ object: "payment_link", active: true, amount: 5000, currency: "USD", items, uses: 0, max_uses: 3 });
+    expect(link).toMatchObject({
+      object: "payment_link",
+      active: true,
+      amount: 5000,
+      currency: "USD",
+      items,
+      uses: 0,
+      max_uses: 3,
+    });
     expect(link.id).toMatch(/^plink_/);
     expect(link.url).toMatch(/\/l\/[0-9A-Za-z]{12}$/);
     const audit = await testDb().select().from(auditEvents).where(eq(auditEvents.targetId, link.id));
@@ -87,7 +117,10 @@ describe("POST /payment-links", () => {
     });
     expect(past.status).toBe(400);
     expect(past.body.expires_at![0]).toMatch(/future/);
-    const rows = await testDb().select().from(paymentLinks).where(eq(paymentLinks.businessId, biz.business.id));
+    const rows = await testDb()
+      .select()
+      .from(paymentLinks)
+      .where(eq(paymentLinks.businessId, biz.business.id));
     expect(rows).toEqual([]);
   });
 
@@ -118,12 +151,143 @@ describe("POST /payment-links", () => {
     const pub = await api("POST", "/payment-links", { key: biz.publicKey, body: linkBody() });
     expect(pub.status).toBe(401);
     const headers = { "idempotency-key": `plink-${Date.now()}` };
-    const first = await api<Link>("POST", "/payment-links", { key: biz.secretKey, body: linkBody(), headers });
-    const again = await api<Link>("POST", "/payment-links", { key: biz.secretKey, body: linkBody(), headers });
+    const first = await api<Link>("POST", "/payment-links", {
+      key: biz.secretKey,
+      body: linkBody(),
+      headers,
+    });
+    const again = await api<Link>("POST", "/payment-links", {
+      key: biz.secretKey,
+      body: linkBody(),
+      headers,
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
+  });
+});
+
+describe("POST /payment-links: each limit at the limit and one past it", () => {
+  const refusedField = async (key: string, overrides: Record<string, unknown>, field: string) => {
+    const res = await api<Record<string, string[]>>("POST", "/payment-links", {
+      key,
+      body: linkBody(overrides),
+    });
+    expect(res.status, JSON.stringify(overrides).slice(0, 80)).toBe(400);
+    expect(Object.keys(res.body)).toEqual([field]);
+  };
+  const one = (price: number, quantity = 1) => ({
+    amount: price * quantity,
+    items: [{ name: "Seat", quantity, price }],
+  });
+
+  it("max_uses 1 to 1,000,000; order_prefix 1 to 64 of A-Z a-z 0-9 _ . :", async () => {
+    const biz = await paymentsBusiness();
+    for (const max_uses of [1, 1_000_000])
+      expect((await newLink(biz.secretKey, { max_uses })).max_uses).toBe(max_uses);
+    for (const max_uses of [0, 1_000_001]) await refusedField(biz.secretKey, { max_uses }, "max_uses");
+    const prefix = `P${Date.now()}`.padEnd(64, "_.:");
+    expect((await newLink(biz.secretKey, { order_prefix: prefix })).order_prefix).toBe(prefix);
+    expect((await newLink(biz.secretKey, { order_prefix: "a" })).order_prefix).toBe("a");
+    for (const order_prefix of [`Q${prefix}`, "", "with-dash", "space here"])
+      await refusedField(biz.secretKey, { order_prefix }, "order_prefix");
+    const rows = await testDb()
+      .select()
+      .from(paymentLinks)
+      .where(eq(paymentLinks.businessId, biz.business.id));
+    expect(rows).toHaveLength(4);
+  });
+
+  it("adjustable_quantity: price x minimum at least 100 cents, price x maximum at most 99,999,999", async () => {
+    const biz = await paymentsBusiness();
+    expect(
+      (await newLink(biz.secretKey, { ...one(50, 2), adjustable_quantity: { minimum: 2, maximum: 3 } }))
+        .adjustable_quantity,
+    ).toEqual({
+      minimum: 2,
+      maximum: 3,
+    });
+    await refusedField(
+      biz.secretKey,
+      { ...one(50, 2), adjustable_quantity: { minimum: 1, maximum: 3 } },
+      "adjustable_quantity",
+    );
+    expect(
+      (await newLink(biz.secretKey, { ...one(1000), adjustable_quantity: { maximum: 99_999 } }))
+        .adjustable_quantity,
+    ).toEqual({
+      minimum: 1,
+      maximum: 99_999,
+    });
+    await refusedField(
+      biz.secretKey,
+      { ...one(1000), adjustable_quantity: { maximum: 100_000 } },
+      "adjustable_quantity",
+    );
+  });
+
+  it("GET /payment-links: limit 1 to 100, default 10", async () => {
+    const biz = await paymentsBusiness();
+    for (let i = 0; i < 11; i++) await newLink(biz.secretKey);
+    const page = (query: string) =>
+      api<{ data: Link[]; has_more: boolean }>("GET", `/payment-links${query}`, { key: biz.secretKey });
+    const byDefault = await page("");
+    expect(byDefault.body.data).toHaveLength(10);
+    expect(byDefault.body.has_more).toBe(true);
+    const hundred = await page("?limit=100");
+    expect(hundred.status).toBe(200);
+    expect(hundred.body).toMatchObject({ has_more: false });
+    expect(hundred.body.data).toHaveLength(11);
+    expect((await page("?limit=1")).body.data).toHaveLength(1);
+    for (const query of ["?limit=101", "?limit=0"]) {
+      const bad = await page(query);
+      expect(bad.status, query).toBe(400);
+      expect(Object.keys(bad.body), query).toEqual(["limit"]);
+    }
+    const link = byDefault.body.data[0]!;
+    const sessionsPage = (limit: number) =>
+      api("GET", `/payment-links/${link.id}/sessions?limit=${limit}`, { key: biz.secretKey });
+    expect((await sessionsPage(100)).status).toBe(200);
+    expect((await sessionsPage(101)).status).toBe(400);
+  });
+});
+
+describe("order_prefix and a plan's renewal ids", () => {
+  // A plan with order_id P reserves P-2, P-3, ... for its renewals: a link whose sessions are
+  // P-1, P-2, ... could then make one session and never another.
+  it("a link cannot take a plan's order id as its prefix, nor a plan a link's prefix", async () => {
+    const biz = await paymentsBusiness();
+    const planFirst = uniqueName("PlanFirst").replaceAll("-", "_");
+    const plan = (order_id: string) =>
+      api("POST", "/session", {
+        key: biz.secretKey,
+        body: sessionBody({ order_id, subscription: { interval: "month" } }),
+      });
+    expect((await plan(planFirst)).status).toBe(201);
+    const refused = await api<Record<string, string[]>>("POST", "/payment-links", {
+      key: biz.secretKey,
+      body: linkBody({ order_prefix: planFirst }),
+    });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body)).toEqual(["order_prefix"]);
+    expect(
+      await testDb().select().from(paymentLinks).where(eq(paymentLinks.businessId, biz.business.id)),
+    ).toEqual([]);
+
+    const linkFirst = uniqueName("LinkFirst").replaceAll("-", "_");
+    const link = await newLink(biz.secretKey, { order_prefix: linkFirst });
+    expectFieldErrors(await plan(linkFirst), ["order_id"]);
+    // A one-off session on that order id is harmless, and the link keeps making sessions.
+    expect(
+      (await api("POST", "/session", { key: biz.secretKey, body: sessionBody({ order_id: linkFirst }) }))
+        .status,
+    ).toBe(201);
+    for (const n of [1, 2, 3]) {
+      const made = await visit(link);
+      expect(made.response.status, made.text).toBe(303);
+      expect((await sessionOf(made.sessionId!)).orderId).toBe(`${linkFirst}-${n}`);
+    }
   });
 });
 
@@ -132,13 +296,19 @@ describe("GET /payment-links", () => {
     const biz = await paymentsBusiness();
     const made = [];
     for (let i = 0; i < 3; i++) made.push((await newLink(biz.secretKey)).id);
-    const first = await api<{ data: Link[]; has_more: boolean }>("GET", "/payment-links?limit=2", { key: biz.secretKey });
+    const first = await api<{ data: Link[]; has_more: boolean }>("GET", "/payment-links?limit=2", {
+      key: biz.secretKey,
+    });
     expect(first.status).toBe(200);
     expect(first.body.data.map((l) => l.id)).toEqual(made.slice(0, 2));
     expect(first.body.has_more).toBe(true);
-    const next = await api<{ data: Link[]; has_more: boolean }>("GET", `/payment-links?limit=2&starting_after=${made[1]}`, {
-      key: biz.secretKey,
-    });
+    const next = await api<{ data: Link[]; has_more: boolean }>(
+      "GET",
+      `/payment-links?limit=2&starting_after=${made[1]}`,
+      {
+        key: biz.secretKey,
+      },
+    );
     expect(next.body.data.map((l) => l.id)).toEqual(made.slice(2));
     expect(next.body.has_more).toBe(false);
     const bad = await api<Record<string, string[]>>("GET", "/payment-links?limit=0", { key: biz.secretKey });
@@ -155,7 +325,12 @@ describe("visiting a link", () => {
     expect(first.response.status).toBe(303);
     expect(first.location).toMatch(/\/checkout\/cs_/);
     const session = await sessionOf(first.sessionId!);
-    expect(session).toMatchObject({ amount: 5000, items, metadata: { campaign: "autumn" }, orderId: `${link.order_prefix}-1` });
+    expect(session).toMatchObject({
+      amount: 5000,
+      items,
+      metadata: { campaign: "autumn" },
+      orderId: `${link.order_prefix}-1`,
+    });
 
     const reload = await visit(link, { cookie: first.cookie });
     expect(reload.response.status).toBe(303);
@@ -164,7 +339,10 @@ describe("visiting a link", () => {
     const other = await visit(link);
     expect(other.sessionId).not.toBe(first.sessionId);
     expect((await sessionOf(other.sessionId!)).orderId).toBe(`${link.order_prefix}-2`);
-    const linked = await testDb().select().from(paymentLinkSessions).where(eq(paymentLinkSessions.linkId, link.id));
+    const linked = await testDb()
+      .select()
+      .from(paymentLinkSessions)
+      .where(eq(paymentLinkSessions.linkId, link.id));
     expect(linked.map((l) => l.sessionId).sort()).toEqual([first.sessionId, other.sessionId].sort());
   });
 
@@ -177,7 +355,10 @@ describe("visiting a link", () => {
     });
     const three = await visit(link, { query: "?quantity=3" });
     expect(three.response.status).toBe(303);
-    expect(await sessionOf(three.sessionId!)).toMatchObject({ amount: 3600, items: [{ name: "Seat", quantity: 3, price: 1200 }] });
+    expect(await sessionOf(three.sessionId!)).toMatchObject({
+      amount: 3600,
+      items: [{ name: "Seat", quantity: 3, price: 1200 }],
+    });
     const five = await visit(link, { query: "?quantity=5" });
     expect(five.response.status).toBe(400);
     expect(five.text).toMatch(/from 1 to 4/);
@@ -192,13 +373,21 @@ describe("visiting a link", () => {
     });
     const first = await visit(link);
     const slug = new URL(link.url).pathname.split("/").pop()!;
-    expect(await linkQuantityChoice(testDb(), first.sessionId!)).toEqual({ slug, minimum: 1, maximum: 4, quantity: 1 });
+    expect(await linkQuantityChoice(testDb(), first.sessionId!)).toEqual({
+      slug,
+      minimum: 1,
+      maximum: 4,
+      quantity: 1,
+    });
     // The checkout's form sends ?quantity=: the same quantity is a reload.
     const same = await visit(link, { cookie: first.cookie, query: "?quantity=1" });
     expect(same.sessionId).toBe(first.sessionId);
     const two = await visit(link, { cookie: first.cookie, query: "?quantity=2" });
     expect(two.sessionId).not.toBe(first.sessionId);
-    expect(await sessionOf(two.sessionId!)).toMatchObject({ amount: 2400, items: [{ name: "Seat", quantity: 2, price: 1200 }] });
+    expect(await sessionOf(two.sessionId!)).toMatchObject({
+      amount: 2400,
+      items: [{ name: "Seat", quantity: 2, price: 1200 }],
+    });
     expect(await linkQuantityChoice(testDb(), two.sessionId!)).toMatchObject({ quantity: 2 });
     // A reload of the new visit finds the new session; a bad quantity changes nothing.
     expect((await visit(link, { cookie: two.cookie, query: "?quantity=2" })).sessionId).toBe(two.sessionId);
@@ -222,7 +411,11 @@ describe("visiting a link", () => {
     expect(on.body.active).toBe(true);
     expect((await visit(link)).response.status).toBe(303);
     const actions = await testDb().select().from(auditEvents).where(eq(auditEvents.targetId, link.id));
-    expect(actions.map((a) => a.action).sort()).toEqual(["payment_link.activate", "payment_link.create", "payment_link.deactivate"]);
+    expect(actions.map((a) => a.action).sort()).toEqual([
+      "payment_link.activate",
+      "payment_link.create",
+      "payment_link.deactivate",
+    ]);
     const missing = await api("POST", "/payment-links/plink_nope/deactivate", { key: biz.secretKey });
     expect(missing.status).toBe(404);
   });
@@ -236,11 +429,17 @@ describe("visiting a link", () => {
     expect(used.text).toMatch(/limit of uses/);
 
     const soon = await newLink(biz.secretKey, { expires_at: new Date(Date.now() + 60_000).toISOString() });
-    await testDb().update(paymentLinks).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(paymentLinks.id, soon.id));
+    await testDb()
+      .update(paymentLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(paymentLinks.id, soon.id));
     const expired = await visit(soon);
     expect(expired.response.status).toBe(410);
     expect(expired.text).toMatch(/expired/);
-    const made = await testDb().select().from(paymentLinkSessions).where(eq(paymentLinkSessions.linkId, soon.id));
+    const made = await testDb()
+      .select()
+      .from(paymentLinkSessions)
+      .where(eq(paymentLinkSessions.linkId, soon.id));
     expect(made).toEqual([]);
   });
 
@@ -271,11 +470,10 @@ describe("visiting a link", () => {
     const made = [await visit(link), await visit(link), await visit(link)].map((v) => v.sessionId!);
     const paid = await helperPay(biz, made[1]!);
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    const first = await api<{ data: { session_id: string; status: string; order_id: string }[]; has_more: boolean }>(
-      "GET",
-      `/payment-links/${link.id}/sessions?limit=2`,
-      { key: biz.secretKey },
-    );
+    const first = await api<{
+      data: { session_id: string; status: string; order_id: string }[];
+      has_more: boolean;
+    }>("GET", `/payment-links/${link.id}/sessions?limit=2`, { key: biz.secretKey });
     expect(first.status).toBe(200);
     expect(first.body.has_more).toBe(true);
     expect(first.body.data.map((p) => p.session_id)).toEqual([made[0], made[1]].sort());
@@ -284,14 +482,19 @@ describe("visiting a link", () => {
       `/payment-links/${link.id}/sessions?limit=2&starting_after=${first.body.data[1]!.session_id}`,
       { key: biz.secretKey },
     );
-    expect(second.body).toEqual({ data: [expect.objectContaining({ session_id: made[2] })], has_more: false });
+    expect(second.body).toEqual({
+      data: [expect.objectContaining({ session_id: made[2] })],
+      has_more: false,
+    });
     // Each as GET /payment answers it.
     const one = await api("GET", `/payment/${made[1]}`, { key: biz.secretKey });
     expect(first.body.data.find((p) => p.session_id === made[1])).toEqual(one.body);
     expect(one.body).toMatchObject({ status: "succeeded", order_id: `${link.order_prefix}-2` });
 
     const other = await paymentsBusiness();
-    expect((await api("GET", `/payment-links/${link.id}/sessions`, { key: other.secretKey })).status).toBe(404);
+    expect((await api("GET", `/payment-links/${link.id}/sessions`, { key: other.secretKey })).status).toBe(
+      404,
+    );
     const bad = await api<{ starting_after?: string[]; limit?: string[] }>(
       "GET",
       `/payment-links/${link.id}/sessions?limit=0&starting_after=x`,

@@ -340,4 +340,51 @@ describe("bad input changes nothing", () => {
     const [after] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
     expect(after).toEqual(dispute);
   });
+
+  it("limits at the limit and one past: evidence 20,000 characters a field and 150,000 in all; list limit 1 to 100", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const stage = (evidence: Record<string, string>) =>
+      api<DisputeView & Record<string, unknown>>("POST", `/disputes/${dispute!.id}/evidence`, {
+        key: biz.secretKey,
+        body: { evidence },
+      });
+    const fields = [
+      "product_description",
+      "refund_policy_disclosure",
+      "service_date",
+      "shipping_address",
+      "shipping_carrier",
+      "shipping_date",
+      "shipping_tracking_number",
+      "uncategorized_text",
+    ];
+    // Eight fields of 18,750 characters: 150,000 in all.
+    const full = Object.fromEntries(fields.map((f) => [f, "e".repeat(18_750)]));
+    const overField = await stage({ product_description: "x".repeat(20_001) });
+    expect(overField.status).toBe(400);
+    expect(Object.keys(overField.body)).toEqual(["evidence"]);
+    const overAll = await stage({ ...full, uncategorized_text: "e".repeat(18_751) });
+    expect(overAll.status).toBe(400);
+    expect(Object.keys(overAll.body)).toEqual(["evidence"]);
+    expect((await api<DisputeView>("GET", `/disputes/${dispute!.id}`, { key: biz.secretKey })).body).toEqual(
+      dispute,
+    );
+    const atField = await stage({ product_description: "x".repeat(20_000) });
+    expect(atField.status, JSON.stringify(atField.body).slice(0, 200)).toBe(200);
+    expect(atField.body.evidence.product_description).toHaveLength(20_000);
+    const atAll = await stage(full);
+    expect(atAll.status, JSON.stringify(atAll.body).slice(0, 200)).toBe(200);
+    expect(atAll.body.evidence_submitted).toBe(false);
+    expect(atAll.body.evidence.uncategorized_text).toHaveLength(18_750);
+
+    expect((await disputesOf(biz, "?limit=100")).body.data).toHaveLength(1);
+    expect((await disputesOf(biz, "?limit=1")).body).toMatchObject({ has_more: false });
+    for (const query of ["?limit=101", "?limit=0"]) {
+      const bad = await disputesOf(biz, query);
+      expect(bad.status, query).toBe(400);
+      expect(Object.keys(bad.body), query).toEqual(["limit"]);
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { businessNow } from "@/lib/clock";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { ValidationError } from "@/lib/errors";
 import { newId, randomToken } from "@/lib/ids";
+import { lockOrderId, refuseLinkPrefixOfPlan } from "@/lib/sessions/order-id-collision";
 import { toDbTime } from "@/lib/time";
 import type { LinkInput } from "./link-input";
 
@@ -17,15 +18,22 @@ import type { LinkInput } from "./link-input";
 export async function createPaymentLink(db: Db, caller: ApiCaller, input: LinkInput): Promise<PaymentLink> {
   const slug = randomToken(12);
   const id = newId("paymentLink");
+  const orderPrefix = input.orderPrefix ?? `PL_${slug}`;
   try {
     return await db.transaction(async (tx) => {
+      // A chosen prefix may be a plan's order id (a default one cannot: it is new). The plan's
+      // lock, so a plan on this order id and this link cannot both be made.
+      if (input.orderPrefix) {
+        await lockOrderId(tx, caller.business.id, orderPrefix, true, undefined);
+        await refuseLinkPrefixOfPlan(tx, caller.business.id, orderPrefix);
+      }
       const [link] = await tx
         .insert(paymentLinks)
         .values({
           id,
           businessId: caller.business.id,
           slug,
-          orderPrefix: input.orderPrefix ?? `PL_${slug}`,
+          orderPrefix,
           amount: input.amount,
           currency: input.currency,
           items: input.items,
@@ -50,7 +58,10 @@ export async function createPaymentLink(db: Db, caller: ApiCaller, input: LinkIn
     });
   } catch (error) {
     if (isUniqueViolation(error, "payment_links_business_prefix_idx"))
-      throw ValidationError.field("order_prefix", "order_prefix is already used by another link of this business");
+      throw ValidationError.field(
+        "order_prefix",
+        "order_prefix is already used by another link of this business",
+      );
     throw error;
   }
 }

@@ -49,7 +49,11 @@ function parseSessionInput(body: Record<string, unknown>) {
  * kind, the fields, the methods, and for a plan the Stripe set-up check (which may call Stripe,
  * so a caller holding a transaction runs this first, outside it, and hands the result in).
  */
-export async function prepareSession(db: Db, caller: ApiCaller, body: Record<string, unknown>): Promise<PreparedSession> {
+export async function prepareSession(
+  db: Db,
+  caller: ApiCaller,
+  body: Record<string, unknown>,
+): Promise<PreparedSession> {
   const wantsSubscription = body.subscription !== undefined && body.subscription !== null;
   if (wantsSubscription && caller.keyKind !== "secret") throw new SubscriptionRequiresSecretKeyError();
 
@@ -104,14 +108,19 @@ export async function createSession(
   const { input, requiredIp } = prepared ?? (await prepareSession(db, caller, body));
   const values = sessionValues(input, caller, context, requiredIp);
   const businessId = caller.business.id;
-  const order: OrderId = { orderId: input.order_id, isPlan: Boolean(input.subscription), stem: renewalStem(input.order_id) };
+  const order: OrderId = {
+    orderId: input.order_id,
+    isPlan: Boolean(input.subscription),
+    stem: renewalStem(input.order_id),
+  };
   // Its expiry (24 h later on the business's clock) is written with it, or not at all.
   const expiryInput = sessionExpiryJob({ id: values.id, businessId, expiresAt: values.expiresAt });
 
   try {
     // Not a plan (the usual case): one statement in autocommit, an order id `A-<n>` claiming its
     // stem inside it (migration 0027, decision 0056).
-    if (!order.isPlan) return await statementWithJobs(db, (tx) => insertPreparedSession(db, tx, values, expiryInput, order));
+    if (!order.isPlan)
+      return await statementWithJobs(db, (tx) => insertPreparedSession(db, tx, values, expiryInput, order));
     return await transactionWithJobs(db, async (tx) => {
       // The lock and the insert are sent together (one round trip less): the server runs the
       // insert, and takes its snapshot, only once the lock is held.
@@ -123,7 +132,10 @@ export async function createSession(
     });
   } catch (error) {
     if (isUniqueViolation(error, "sessions_business_order_idx"))
-      throw ValidationError.field("order_id", "order_id has already been used for another session of this business");
+      throw ValidationError.field(
+        "order_id",
+        "order_id has already been used for another session of this business",
+      );
     if (isStemTaken(error)) throw reservedOrderIdError(order.stem!);
     throw error;
   }
@@ -142,7 +154,10 @@ function sessionValues(
 ): SessionValues {
   const customer = input.customer;
   const customerId = typeof customer === "string" ? customer : (customer.id ?? customer.email!);
-  const prefill = typeof customer === "string" ? null : { email: customer.email, name: customer.name, phone: customer.phone };
+  const prefill =
+    typeof customer === "string"
+      ? null
+      : { email: customer.email, name: customer.name, phone: customer.phone };
   const customerEmail = input.email ?? (typeof customer === "string" ? null : (customer.email ?? null));
   const now = businessNow(caller.business);
   return {
@@ -192,7 +207,8 @@ async function insertPreparedSession(
   });
   if (!row) throw new Error("session insert returned nothing");
   const { expiryJobId, stemClaim: _claimed, ...session } = row;
-  if (expiryJobId) announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId, dueLater: true });
+  if (expiryJobId)
+    announceJob({ id: jobId, kind: expiryInput.kind, businessId: expiryInput.businessId, dueLater: true });
   return session;
 }
 
@@ -216,8 +232,8 @@ async function insertPlanSession(
       ...collisionChecks(values.businessId, orderId, isPlan, stem),
     });
   if (!row) throw new Error("session insert returned nothing");
-  const { expiryJobId, takenRenewal, reservedFor, ...session } = row;
-  refuseCollision(orderId, takenRenewal, reservedFor, stem);
+  const { expiryJobId, takenRenewal, linkPrefix, reservedFor, ...session } = row;
+  refuseCollision(orderId, { takenRenewal, linkPrefix, reservedFor }, stem);
   // Due in 24 h (advancing a sandbox clock runs what it makes due): no wake-up now.
   if (expiryJobId) announceJob({ ...expiry.job, dueLater: true });
   return session;
@@ -284,4 +300,3 @@ function sessionInsert(db: Db, stemmed: boolean) {
 }
 const plainSessionInsert = statementPerDb("kassa_session_insert", (db) => sessionInsert(db, false));
 const stemmedSessionInsert = statementPerDb("kassa_session_insert_stemmed", (db) => sessionInsert(db, true));
-

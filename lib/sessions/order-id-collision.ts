@@ -1,6 +1,6 @@
 import { sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { planOrderIds, sessions } from "@/db/schema";
+import { paymentLinks, planOrderIds, sessions } from "@/db/schema";
 import { hasSqlState } from "@/lib/db-errors";
 import { ValidationError } from "@/lib/errors";
 
@@ -21,7 +21,13 @@ export function renewalStem(orderId: string): string | undefined {
  * insert's own statement, whose snapshot is taken once the lock is held, so two racing requests
  * see each other. Longer key first, so never a deadlock.
  */
-export async function lockOrderId(tx: Db, businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+export async function lockOrderId(
+  tx: Db,
+  businessId: string,
+  orderId: string,
+  isPlan: boolean,
+  stem: string | undefined,
+) {
   const lockKey = (key: string) => sql`hashtextextended(${`order:${businessId}:${key}`}, 0)`;
   const locks = [
     ...(isPlan ? [sql`pg_advisory_xact_lock(${lockKey(orderId)})`] : []),
@@ -45,18 +51,49 @@ export function isStemTaken(error: unknown): boolean {
   return hasSqlState(error, "KS001");
 }
 
-export function collisionChecks(businessId: string, orderId: string, isPlan: boolean, stem: string | undefined) {
+export function collisionChecks(
+  businessId: string,
+  orderId: string,
+  isPlan: boolean,
+  stem: string | undefined,
+) {
   const none = sql<string | null>`null::text`;
   return {
     // A plan `A`: a session `A-<n>` already exists.
     takenRenewal: isPlan
-      ? sql<string | null>`(select ${sessions.orderId} from ${sessions} where ${sessions.businessId} = ${businessId}
+      ? sql<
+          string | null
+        >`(select ${sessions.orderId} from ${sessions} where ${sessions.businessId} = ${businessId}
           and starts_with(${sessions.orderId}, ${orderId + "-"}) and substr(${sessions.orderId}, ${orderId.length + 2}) ~ ${renewalSuffix}
           limit 1)`
+      : none,
+    // A plan `A`: a payment link makes its sessions `A-1`, `A-2`, ... (its order_prefix is `A`).
+    linkPrefix: isPlan
+      ? sql<
+          string | null
+        >`(select ${paymentLinks.id} from ${paymentLinks} where ${paymentLinks.businessId} = ${businessId}
+          and ${paymentLinks.orderPrefix} = ${orderId} limit 1)`
       : none,
     // A session `A-<n>`: a plan `A` already exists.
     reservedFor: stem !== undefined ? reservedForCheck(businessId, stem) : none,
   };
+}
+
+/**
+ * A payment link's order_prefix `A` (its sessions are `A-1`, `A-2`, ...) while a plan `A` exists:
+ * the plan's renewals take `A-2`, `A-3`, ..., so the link could make one session only. Run after
+ * `lockOrderId(tx, businessId, prefix, true, undefined)`, the lock a plan `A` takes.
+ */
+export async function refuseLinkPrefixOfPlan(tx: Db, businessId: string, prefix: string) {
+  const [plan] = await tx
+    .select({ id: planOrderIds.sessionId })
+    .from(planOrderIds)
+    .where(sql`${planOrderIds.businessId} = ${businessId} and ${planOrderIds.orderId} = ${prefix}`);
+  if (plan)
+    throw ValidationError.field(
+      "order_prefix",
+      `order_prefix is the order_id of a plan (session ${plan.id}): its renewals take ${prefix}-2, ${prefix}-3, ..., which the link's sessions would need`,
+    );
 }
 
 /** A session `A-<n>`: the id of a plan `A` of the business, if one exists (migration 0028's table). */
@@ -65,7 +102,20 @@ function reservedForCheck(businessId: string, stem: string) {
           where ${planOrderIds.businessId} = ${businessId} and ${planOrderIds.orderId} = ${stem})`;
 }
 
-export function refuseCollision(orderId: string, takenRenewal: string | null, reservedFor: string | null, stem: string | undefined) {
+export function refuseCollision(
+  orderId: string,
+  {
+    takenRenewal,
+    linkPrefix,
+    reservedFor,
+  }: { takenRenewal: string | null; linkPrefix: string | null; reservedFor: string | null },
+  stem: string | undefined,
+) {
+  if (linkPrefix !== null)
+    throw ValidationError.field(
+      "order_id",
+      `order_id cannot start a plan: payment link ${linkPrefix} makes its sessions ${orderId}-1, ${orderId}-2, ..., which its renewals would take`,
+    );
   if (takenRenewal !== null)
     throw ValidationError.field(
       "order_id",

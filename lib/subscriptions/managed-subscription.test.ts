@@ -2,13 +2,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { webhookEvents } from "@/db/schema";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
-import { ForbiddenError, SubscriptionNotFoundError } from "@/lib/errors";
+import { ForbiddenError, SubscriptionNotFoundError, SubscriptionUpdateFailedError } from "@/lib/errors";
 import { api, testDb } from "@/test/helpers";
 import { cancelManagedSubscription } from "./cancel-managed-subscription";
 import { getManagedSubscription } from "./get-managed-subscription";
 import { managementToken } from "./management-token";
 import { resumeManagedSubscription } from "./resume-managed-subscription";
 import {
+  advanceClock,
   emulatorKey,
   readSubscription,
   runJobs,
@@ -90,7 +91,10 @@ describe("cancelManagedSubscription and resumeManagedSubscription", () => {
     expect((await stripe()).cancel_at_period_end).toBe(true);
     // Scheduling sends no event: only the signup's `succeeded` so far.
     await runJobs(biz.business.id);
-    const types = await testDb().select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.subscriptionId, row.id));
+    const types = await testDb()
+      .select({ type: webhookEvents.type })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.subscriptionId, row.id));
     expect(types.map((t) => t.type)).toEqual(["succeeded"]);
     // The business cannot withdraw the customer's own cancellation; the customer can.
     expect((await api("POST", `/subscriptions/${row.id}/resume`, { key: biz.secretKey })).status).toBe(403);
@@ -114,6 +118,33 @@ describe("cancelManagedSubscription and resumeManagedSubscription", () => {
       cancel_requested_by: "api",
       cancellation_reason: "requested_by_merchant",
     });
+  });
+
+  it("a past_due subscription: the customer cannot cancel from the link (the interface: from active only); the API still can", async () => {
+    const { biz, row, token } = await subscribed({ card: "4000000000000341" });
+    await advanceClock(biz, 31 * 86_400);
+    expect((await readSubscription(biz, row.id)).body.status).toBe("past_due");
+    await expect(cancelManagedSubscription(testDb(), token)).rejects.toBeInstanceOf(
+      SubscriptionUpdateFailedError,
+    );
+    expect((await readSubscription(biz, row.id)).body).toMatchObject({
+      status: "past_due",
+      cancel_at_period_end: false,
+      cancel_requested_by: null,
+      cancellation_reason: null,
+    });
+    const stripe = sdkFor(providers.current().emulator, emulatorKey(biz));
+    expect((await stripe.subscriptions.retrieve(row.providerSubscriptionId!)).cancel_at_period_end).toBe(
+      false,
+    );
+    // The business's cancel works on past_due, and the customer cannot undo the business's.
+    const scheduled = await api("POST", `/subscriptions/${row.id}/cancel`, { key: biz.secretKey });
+    expect(scheduled.body).toMatchObject({
+      status: "past_due",
+      cancel_at_period_end: true,
+      cancel_requested_by: "api",
+    });
+    await expect(resumeManagedSubscription(testDb(), token)).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it("an unknown token is not found", async () => {

@@ -172,10 +172,19 @@ describe("GET /subscriptions", () => {
     for (let i = 0; i < 11; i++) ids.push((await subscriptionOfSession((await signUp(biz)).sessionId)).id);
     await testDb()
       .update(subscriptions)
-      .set({ status: "past_due", cancelAtPeriodEnd: true, cancelRequestedBy: "api", cancellationReason: "requested_by_merchant" })
+      .set({
+        status: "past_due",
+        cancelAtPeriodEnd: true,
+        cancelRequestedBy: "api",
+        cancellationReason: "requested_by_merchant",
+      })
       .where(eq(subscriptions.id, ids[3]!));
     const list = async (query: string) =>
-      (await api<{ data: SubscriptionView[]; has_more: boolean }>("GET", `/subscriptions${query}`, { key: biz.secretKey })).body;
+      (
+        await api<{ data: SubscriptionView[]; has_more: boolean }>("GET", `/subscriptions${query}`, {
+          key: biz.secretKey,
+        })
+      ).body;
     expect((await list("?status=canceling")).data.map((s) => s.id)).toEqual([ids[3]]);
     expect((await list("?status=past_due")).data.map((s) => s.id)).toEqual([ids[3]]);
     const page = await list("");
@@ -285,18 +294,26 @@ describe("POST /subscriptions/{id}/cancel", () => {
       const { id } = await subscribed(biz);
       await testDb()
         .update(subscriptions)
-        .set({ cancelAtPeriodEnd: true, cancelRequestedBy: by, cancellationReason: by === "admin" ? "admin" : "x" })
+        .set({
+          cancelAtPeriodEnd: true,
+          cancelRequestedBy: by,
+          cancellationReason: by === "admin" ? "admin" : "x",
+        })
         .where(eq(subscriptions.id, id));
       const again = await cancel(biz, id, { at_period_end: true });
       expect(again.status, by).toBe(200);
-      expect(again.body).toMatchObject({ status: "active", cancel_at_period_end: true, cancel_requested_by: by });
+      expect(again.body).toMatchObject({
+        status: "active",
+        cancel_at_period_end: true,
+        cancel_requested_by: by,
+      });
       const now = await cancel(biz, id, { at_period_end: false });
       expect(now.status, by).toBe(200);
       expect(now.body).toMatchObject({ status: "canceled", canceled_by: "api", cancel_requested_by: by });
     }
   });
 
-  it("a past-due subscription can be scheduled, then ended now: its unpaid renewal invoice is voided at Stripe (no refund)", async () => {
+  it("a past-due subscription can be scheduled, not resumed (from active only), then ended now: invoice voided, no refund, canceled event", async () => {
     const { biz, id, providerId, sessionId } = await subscribed(undefined, { card: "4000000000000341" });
     const end = Date.parse(
       (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body
@@ -317,8 +334,21 @@ describe("POST /subscriptions/{id}/cancel", () => {
       cancel_at_period_end: true,
       cancel_requested_by: "api",
     });
+    expect(await canceledEvents(id)).toBe(0);
+    // The interface's resume is a transition from `active, scheduled` only: refused, nothing changes.
+    const resumed = await resume(biz, id);
+    expect(resumed.status).toBe(409);
+    expect(resumed.body.error).toBe("subscription_update_failed");
+    expect(await subscriptionRow(id)).toMatchObject({
+      status: "past_due",
+      cancelAtPeriodEnd: true,
+      cancelRequestedBy: "api",
+    });
+    expect((await stripeSub(biz, providerId)).cancel_at_period_end).toBe(true);
     const res = await cancel(biz, id, { at_period_end: false });
     expect(res.body).toMatchObject({ status: "canceled", canceled_by: "api", cancel_requested_by: "api" });
+    expect(res.body.canceled_at).not.toBeNull();
+    expect(await canceledEvents(id)).toBe(1);
     expect((await stripe.invoices.retrieve(open.data[0]!.id!)).status).toBe("void");
     expect((await api("GET", `/payment/${sessionId}`, { key: biz.secretKey })).body.status).toBe("succeeded");
   });
@@ -473,7 +503,9 @@ describe("POST /subscriptions/{id}/resume", () => {
     await expect(resumeSubscription(testDb(), biz.business.id, id, { by: "payer" })).rejects.toMatchObject({
       code: "resume_not_allowed",
     });
-    expect((await resumeSubscription(testDb(), biz.business.id, id, { by: "admin" })).cancelAtPeriodEnd).toBe(false);
+    expect((await resumeSubscription(testDb(), biz.business.id, id, { by: "admin" })).cancelAtPeriodEnd).toBe(
+      false,
+    );
   });
 });
 
@@ -496,7 +528,9 @@ describe("rules the interface states, through the API", () => {
   });
 
   it("a plan every 3 months: interval fields, `every 3 months`, USD, cycles_count 1, nothing scheduled", async () => {
-    const { biz, id } = await subscribed(undefined, { subscription: { interval: "month", interval_count: 3 } });
+    const { biz, id } = await subscribed(undefined, {
+      subscription: { interval: "month", interval_count: 3 },
+    });
     const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -522,7 +556,11 @@ describe("rules the interface states, through the API", () => {
   it("cancel and resume of another business's subscription: 404 subscription_not_found, nothing changes", async () => {
     const { biz, id } = await subscribed();
     const { biz: stranger } = await subscriptionBusiness();
-    for (const res of [await cancel(stranger, id, { at_period_end: false }), await cancel(stranger, id), await resume(stranger, id)]) {
+    for (const res of [
+      await cancel(stranger, id, { at_period_end: false }),
+      await cancel(stranger, id),
+      await resume(stranger, id),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe("subscription_not_found");
       expect(isErrorMessage(res.body)).toBe(true);
@@ -534,17 +572,25 @@ describe("rules the interface states, through the API", () => {
   it("resume undoes a cancellation the dashboard (manager) scheduled", async () => {
     const { biz, id } = await subscribed();
     await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "manager" });
-    expect(await subscriptionRow(id)).toMatchObject({ cancelAtPeriodEnd: true, cancelRequestedBy: "manager" });
+    expect(await subscriptionRow(id)).toMatchObject({
+      cancelAtPeriodEnd: true,
+      cancelRequestedBy: "manager",
+    });
     const res = await resume(biz, id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "active", cancel_at_period_end: false, cancel_requested_by: null });
+    expect(res.body).toMatchObject({
+      status: "active",
+      cancel_at_period_end: false,
+      cancel_requested_by: null,
+    });
   });
 
   it("customer_email: the e-mail passed at signup, else the one entered at checkout", async () => {
     const { biz } = await subscriptionBusiness();
     const entered = await subscribed(biz);
     const passed = await subscribed(biz, { overrides: { email: "payer@example.com" } });
-    const read = async (id: string) => (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body;
+    const read = async (id: string) =>
+      (await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey })).body;
     expect(await read(entered.id)).toMatchObject({ customer: "cus_123", customer_email: "ada@example.com" });
     expect(await read(passed.id)).toMatchObject({ customer: "cus_123", customer_email: "payer@example.com" });
   });
@@ -559,7 +605,9 @@ describe("rules the interface states, through the API", () => {
     const res = await api<SubscriptionView>("GET", `/subscriptions/${id}`, { key: biz.secretKey });
     expect(res.status).toBe(200);
     expect(res.body.cancellation_reason).toBe("a_reason_added_later");
-    const listed = await api<{ data: SubscriptionView[] }>("GET", "/subscriptions?status=canceling", { key: biz.secretKey });
+    const listed = await api<{ data: SubscriptionView[] }>("GET", "/subscriptions?status=canceling", {
+      key: biz.secretKey,
+    });
     expect(listed.body.data.find((s) => s.id === id)?.cancellation_reason).toBe("a_reason_added_later");
   });
 
@@ -571,6 +619,10 @@ describe("rules the interface states, through the API", () => {
     expect(refused.status).toBe(502);
     expect(refused.body.error).toBe("subscription_update_failed");
     expect(isErrorMessage(refused.body)).toBe(true);
-    expect(await subscriptionRow(id)).toMatchObject({ status: "active", cancelAtPeriodEnd: false, pendingOp: null });
+    expect(await subscriptionRow(id)).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: false,
+      pendingOp: null,
+    });
   });
 });

@@ -103,7 +103,9 @@ describe("signup", () => {
     expect(payment.status).toBe("pending_review");
     await declineReviewedPayment(testDb(), biz.business.id, sessionId);
     await runJobs(biz.business.id);
-    expect(await testDb().select().from(subscriptions).where(eq(subscriptions.initialSessionId, sessionId))).toEqual([]);
+    expect(
+      await testDb().select().from(subscriptions).where(eq(subscriptions.initialSessionId, sessionId)),
+    ).toEqual([]);
     const types = (
       await testDb()
         .select({ type: webhookEvents.type })
@@ -233,6 +235,31 @@ describe("renewal failures", () => {
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded", "subscription_payment_failed"]);
   });
 
+  it("left past due, the next cycle's failed charge: one more subscription_payment_failed (cycle 3), nothing else", async () => {
+    const { biz, id, orderId } = await activeSubscription({ card: "4000000000000341" });
+    emulator().setBilling(emulatorKey(biz), { retryDelaysSeconds: [day], afterRetries: "leave_past_due" });
+    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, 3 * day);
+    const left = await view(biz, id);
+    expect(left).toMatchObject({ status: "past_due", cycles_count: 2 });
+    // The next period's renewal (Stripe keeps invoicing a subscription left past due) fails too.
+    await advanceClock(biz, 30 * day);
+    await advanceClock(biz, 3 * day);
+    const again = await view(biz, id);
+    expect(again).toMatchObject({ status: "past_due", cycles_count: 3, canceled_at: null });
+    // Access is not extended by a failed renewal.
+    expect(again.current_period_end).toBe(left.current_period_end);
+    const events = await eventsOf(id);
+    expect(events.map((e) => [e.type, e.body.order_id])).toEqual([
+      ["succeeded", orderId],
+      ["subscription_payment_failed", `${orderId}-2`],
+      ["subscription_payment_failed", `${orderId}-3`],
+    ]);
+    expect(events[2]!.body).toMatchObject({
+      subscription: { id, cycle: 3, current_period_end: left.current_period_end },
+    });
+  });
+
   it("a card that needs authentication: subscription_payment_failed with authentication_required, once", async () => {
     const { biz, id } = await activeSubscription({ card: "4000002760003184" });
     await advanceClock(biz, 31 * day);
@@ -288,7 +315,10 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
       cancellation_reason: "cancellation_requested",
     });
     // Cancel with true on it: 200, nothing changes, the requester (none) kept.
-    const again = await api("POST", `/subscriptions/${id}/cancel`, { key: biz.secretKey, body: { at_period_end: true } });
+    const again = await api("POST", `/subscriptions/${id}/cancel`, {
+      key: biz.secretKey,
+      body: { at_period_end: true },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({
       cancel_at_period_end: true,
@@ -340,7 +370,11 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
     const { biz, id, providerId, sessionId } = await activeSubscription();
     // A goodwill refund of $1: the plan goes on, here and at Stripe.
     await refundPayment(testDb(), biz.business.id, sessionId, { amount: 100 });
-    expect(await view(biz, id)).toMatchObject({ status: "active", canceled_by: null, cancellation_reason: null });
+    expect(await view(biz, id)).toMatchObject({
+      status: "active",
+      canceled_by: null,
+      cancellation_reason: null,
+    });
     await runJobs(biz.business.id);
     const stripe = sdkFor(emulator(), emulatorKey(biz));
     expect((await stripe.subscriptions.retrieve(providerId)).status).toBe("active");

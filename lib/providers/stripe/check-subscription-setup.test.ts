@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { businessProviders } from "@/db/schema";
+import { businessPaymentMethods, businessProviders } from "@/db/schema";
 import {
   NoSubscriptionMethodError,
   ProviderUnavailableError,
@@ -204,7 +204,9 @@ describe("checkSubscriptionSetup", () => {
 
   it("through POST /session: a subscription session answers 400 {error, missing_events} exactly and stores nothing", async () => {
     const { biz, endpointId, stripe } = await connectedLive();
-    await stripe.webhookEndpoints.update(endpointId, { enabled_events: ["payment_intent.succeeded", "invoice.paid"] });
+    await stripe.webhookEndpoints.update(endpointId, {
+      enabled_events: ["payment_intent.succeeded", "invoice.paid"],
+    });
     const body = () => sessionBody({ subscription: { interval: "month" } });
     const res = await api("POST", "/session", { key: biz.secretKey, body: body() });
     expect(res.status).toBe(400);
@@ -217,6 +219,39 @@ describe("checkSubscriptionSetup", () => {
     expect((await api("POST", "/session", { key: biz.secretKey, body: sessionBody() })).status).toBe(201);
     await stripe.webhookEndpoints.update(endpointId, { enabled_events: ["*"] });
     expect((await api("POST", "/session", { key: biz.secretKey, body: body() })).status).toBe(201);
+  });
+
+  it("through POST /session, with the endpoint incomplete and methods off: which error wins", async () => {
+    const { biz, endpointId, stripe } = await connectedLive();
+    await stripe.webhookEndpoints.update(endpointId, { enabled_events: ["payment_intent.succeeded"] });
+    const turnOff = (methodIds: string[]) =>
+      testDb()
+        .update(businessPaymentMethods)
+        .set({ enabled: false })
+        .where(
+          and(
+            eq(businessPaymentMethods.businessId, biz.business.id),
+            inArray(businessPaymentMethods.methodId, methodIds),
+          ),
+        );
+    const plan = (overrides: Record<string, unknown> = {}) =>
+      api("POST", "/session", {
+        key: biz.secretKey,
+        body: sessionBody({ subscription: { interval: "month" }, ...overrides }),
+      });
+    // Card off, Apple Pay and Google Pay on: the plan could be billed, so the set-up check answers.
+    await turnOff(["stripe_credit"]);
+    expect((await plan()).body.error).toBe("subscription_setup_incomplete");
+    // Forcing the disabled card: the method is not found first.
+    expect((await plan({ paymentMethodId: "stripe_credit" })).body).toEqual({
+      error: "Payment method not found",
+    });
+    // All three off: nothing could bill it, whatever the endpoint.
+    await turnOff(["stripe_apple_pay", "stripe_google_pay"]);
+    const none = await plan();
+    expect(none.status).toBe(400);
+    expect(none.body.error).toBe("no_subscription_method");
+    expect(await countSessions(biz.business.id)).toBe(0);
   });
 
   it("through POST /session: a key that may not read endpoints skips the check and the session is created", async () => {
