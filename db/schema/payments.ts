@@ -87,7 +87,9 @@ export const payments = pgTable(
     updatedAt: tsCol("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    index("payments_business_idx").on(t.businessId),
+    // A business's payments, and in session order: the CSV export's pages join them to the
+    // business's sessions (walked in id order) in one ordered pass (decision 0057).
+    index("payments_business_session_idx").on(t.businessId, t.sessionId),
     // The overview: a business's succeeded (or waiting) payments by completion day, its latest changes.
     index("payments_business_status_completed_idx").on(
       t.businessId,
@@ -100,7 +102,10 @@ export const payments = pgTable(
       "gin",
       sql`(${t.customerDetails}->>'email') gin_trgm_ops`,
     ),
-    check("payments_refunded_within_amount", sql`${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.amount}`),
+    check(
+      "payments_refunded_within_amount",
+      sql`${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.amount}`,
+    ),
   ],
 );
 

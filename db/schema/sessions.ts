@@ -55,7 +55,7 @@ export type Session = typeof sessions.$inferSelect;
 
 /**
  * The order ids of plans (sessions with a subscription), one key each, kept by a trigger on
- * `sessions` (migration 0028). A one-off session `A-<n>` looks for a plan `A` here (decision 0056,
+ * `sessions` (migration 0029). A one-off session `A-<n>` looks for a plan `A` here (decision 0056,
  * second pass): a table with one index gives the look a plan cached once per connection that can
  * be nothing but that index (the function turns sequential scans off), where `sessions`, with
  * several indexes on `business_id`, needed a plan made at every call.

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, ilike, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { queryRows, type Db } from "@/db/client";
 import { businesses, payments, sessions } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
@@ -11,7 +11,9 @@ import type { PaymentFilters } from "./payment-filters";
 export type ListedPayment = PaymentView & { refunded_amount: number };
 
 /** The listed form of a session and its payment (refunded 0 before any refund). */
-export function listedPayment(...[session, payment, business]: Parameters<typeof paymentView>): ListedPayment {
+export function listedPayment(
+  ...[session, payment, business]: Parameters<typeof paymentView>
+): ListedPayment {
   return { ...paymentView(session, payment, business), refunded_amount: payment?.refundedAmount ?? 0 };
 }
 
@@ -27,6 +29,42 @@ export const defaultPageSize = 25;
 /** `%` and `_` typed by the merchant are searched literally. */
 function likeEscape(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A business with at most this many sessions is searched by reading its own rows (the page's
+ * query with the whole match as one filter), not through the trigram indexes: their cost grows
+ * with the install's rows (a common trigram's posting list covers every business), this one only
+ * with the business's (decision 0057).
+ */
+export const paymentSearch = {
+  walkLimit: 2000,
+};
+
+/** Whether the business has at most `walkLimit` sessions (reads at most one more than that). */
+async function fewSessions(db: Db, businessId: string): Promise<boolean> {
+  const limit = paymentSearch.walkLimit;
+  if (limit <= 0) return false;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    // In id order: an index's walk that stops at the limit (sessions_business_id_idx, or the primary
+    // key when one business holds most rows), never a scan of the table that hopes to stop early.
+    sql`SELECT count(*)::int AS n FROM (SELECT ${sessions.id} FROM ${sessions}
+        WHERE ${sessions.businessId} = ${businessId} ORDER BY ${sessions.id} LIMIT ${limit + 1}) AS s`,
+  );
+  return (row?.n ?? 0) <= limit;
+}
+
+/** The search's match as one condition on a session and its payment (the business's rows read in order). */
+function searchMatch(q: string): SQL | undefined {
+  const like = `%${likeEscape(q)}%`;
+  return or(
+    eq(sessions.id, q),
+    ilike(sessions.orderId, like),
+    ilike(sessions.customerEmail, like),
+    eq(sessions.customer, q),
+    sql`${payments.customerDetails}->>'email' ilike ${like}`,
+  );
 }
 
 /**
@@ -80,7 +118,9 @@ export async function listPayments(
     conditions.push(isNull(payments.status), gt(sessions.expiresAt, now));
   } else if (filters.status === "expired") {
     // An unpaid session past its lifetime reads as expired before the expiry job runs (getPayment).
-    conditions.push(or(eq(payments.status, "expired"), and(isNull(payments.status), lte(sessions.expiresAt, now))));
+    conditions.push(
+      or(eq(payments.status, "expired"), and(isNull(payments.status), lte(sessions.expiresAt, now))),
+    );
   } else if (filters.status) {
     conditions.push(eq(payments.status, filters.status));
   }
@@ -94,11 +134,16 @@ export async function listPayments(
 
   const order = backwards ? asc(sessions.id) : desc(sessions.id);
   const q = filters.q?.trim();
-  if (q) conditions.push(searchedIds(db, q, conditions, order, size + 1));
+  const walked = q ? await fewSessions(db, businessId) : false;
+  if (q) conditions.push(walked ? searchMatch(q) : searchedIds(db, q, conditions, order, size + 1));
   const rows = await db
     .select({ session: sessions, payment: payments })
     .from(sessions)
-    .leftJoin(payments, eq(payments.sessionId, sessions.id))
+    .leftJoin(
+      payments,
+      // Walked: the business's payments read as one range of payments_business_session_idx.
+      and(eq(payments.sessionId, sessions.id), walked ? eq(payments.businessId, businessId) : undefined),
+    )
     .where(and(...conditions))
     .orderBy(order)
     .limit(size + 1);

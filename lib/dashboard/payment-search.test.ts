@@ -1,5 +1,5 @@
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { payments, sessions } from "@/db/schema";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import {
@@ -9,7 +9,7 @@ import {
   withSandboxProviders,
 } from "@/lib/payments/testing/payment-fixtures";
 import { testDb } from "@/test/helpers";
-import { listPayments } from "./list-payments";
+import { listPayments, paymentSearch } from "./list-payments";
 import type { PaymentFilters } from "./payment-filters";
 
 withSandboxProviders();
@@ -61,9 +61,21 @@ async function walk(businessId: string, filters: PaymentFilters, size: number) {
   return { forwards, backwards };
 }
 
-describe("listPayments search (trigram indexes, two index-driven queries)", () => {
+// Both ways of running the search: the business's own rows read in order (a business with few
+// sessions, as every test business is), and the trigram indexes (forced with a limit of 0).
+describe.each([
+  { way: "the business's rows read in order", walkLimit: paymentSearch.walkLimit },
+  { way: "trigram indexes, two index-driven queries", walkLimit: 0 },
+])("listPayments search ($way)", ({ walkLimit }) => {
   let businessId = "";
   const s: Record<string, string> = {};
+  const saved = paymentSearch.walkLimit;
+  beforeEach(() => {
+    paymentSearch.walkLimit = walkLimit;
+  });
+  afterEach(() => {
+    paymentSearch.walkLimit = saved;
+  });
 
   beforeAll(async () => {
     const biz = await paymentsBusiness();

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, ilike, inArray, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   businesses,
@@ -77,30 +77,58 @@ const paymentsSource: Source<"payments"> = {
       );
     else if (query.status) where.push(eq(payments.status, query.status));
     if (query.method) where.push(eq(payments.paymentMethod, query.method));
+    // Only the columns the file shows (not the sessions' items and metadata, nor the payments'
+    // provider details): what is read, sent and parsed per row stays the export's own.
     const rows = await db
-      .select({ session: sessions, payment: payments })
+      .select({
+        id: sessions.id,
+        orderId: sessions.orderId,
+        amount: sessions.amount,
+        currency: sessions.currency,
+        customer: sessions.customer,
+        customerEmail: sessions.customerEmail,
+        expiresAt: sessions.expiresAt,
+        createdAt: sessions.createdAt,
+        status: payments.status,
+        amountReceived: payments.amountReceived,
+        fees: payments.fees,
+        netAmount: payments.netAmount,
+        refundedAmount: payments.refundedAmount,
+        paymentMethod: payments.paymentMethod,
+        payerEmail: sql<string | null>`${payments.customerDetails}->>'email'`,
+        completedAt: payments.completedAt,
+      })
       .from(sessions)
-      .leftJoin(payments, eq(payments.sessionId, sessions.id))
+      .leftJoin(
+        payments,
+        // The business and the cursor on the payments' side too: the page's payments are then read
+        // as one range of payments_business_session_idx, not looked up one by one (decision 0057).
+        and(
+          eq(payments.sessionId, sessions.id),
+          eq(payments.businessId, business.id),
+          after ? gt(payments.sessionId, after) : undefined,
+        ),
+      )
       .where(and(...where))
       .orderBy(asc(sessions.id))
       .limit(limit);
-    return rows.map(({ session: s, payment: p }) => ({
-      key: s.id,
+    return rows.map((r) => ({
+      key: r.id,
       cells: [
-        s.id,
-        s.orderId,
-        p?.status ?? (sessionExpired(s, business) ? "expired" : "open"),
-        s.amount,
-        s.currency,
-        p?.amountReceived ?? null,
-        p?.fees ?? null,
-        p?.netAmount ?? null,
-        p?.refundedAmount ?? 0,
-        p?.paymentMethod ?? null,
-        s.customer,
-        p?.customerDetails?.email ?? s.customerEmail,
-        time(s.createdAt),
-        time(p?.completedAt ?? null),
+        r.id,
+        r.orderId,
+        r.status ?? (sessionExpired(r, business) ? "expired" : "open"),
+        r.amount,
+        r.currency,
+        r.amountReceived,
+        r.fees,
+        r.netAmount,
+        r.refundedAmount ?? 0,
+        r.paymentMethod,
+        r.customer,
+        r.payerEmail ?? r.customerEmail,
+        time(r.createdAt),
+        time(r.completedAt),
       ],
     }));
   },

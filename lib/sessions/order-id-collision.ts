@@ -38,7 +38,7 @@ export async function lockOrderId(
 
 /**
  * A session `A-<n>` that is not a plan (the usual case) takes the same shared lock inside its
- * insert, in autocommit: the function of migrations 0027 and 0028 takes it, then looks for a plan `A` with a
+ * insert, in autocommit: the function of migrations 0027 and 0029 takes it, then looks for a plan `A` with a
  * snapshot of its own, taken once the lock is held, and fails the statement with KS001 if there is
  * one (decision 0056). The lock is held until the insert commits. Null otherwise.
  */
@@ -96,7 +96,7 @@ export async function refuseLinkPrefixOfPlan(tx: Db, businessId: string, prefix:
     );
 }
 
-/** A session `A-<n>`: the id of a plan `A` of the business, if one exists (migration 0028's table). */
+/** A session `A-<n>`: the id of a plan `A` of the business, if one exists (migration 0029's table). */
 function reservedForCheck(businessId: string, stem: string) {
   return sql<string | null>`(select ${planOrderIds.sessionId} from ${planOrderIds}
           where ${planOrderIds.businessId} = ${businessId} and ${planOrderIds.orderId} = ${stem})`;
