@@ -30,7 +30,8 @@ export type CheckoutLighthouse = {
    * the navigation) and when the browser presented it (Lighthouse's observed first paint), ms after
    * the navigation. `late`: presented more than 500 ms after it was painted, the headless browser's
    * one-BeginFrame-a-second throttle (decision 0033, sixth pass); Lighthouse then counts every
-   * script requested before that presentation into its simulated LCP.
+   * script requested before that presentation into its simulated LCP. A run whose paint itself
+   * waited for the throttled BeginFrame (the paint after it) is not flagged: its paint is late.
    */
   firstFrame: { paintedMs: number; presentedMs: number; late: boolean } | null;
 };
