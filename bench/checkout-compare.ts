@@ -20,7 +20,11 @@ const other = process.argv[2];
 const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
 const reports = process.env.BENCH_REPORTS;
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 
 type Side = { label: string; root: string; kassa?: KassaServer; url?: string; results: CheckoutLighthouse[] };
 
@@ -29,12 +33,16 @@ function summary(side: Side): string {
   const lcp = median(r.map((x) => x.lcpMs));
   const tbt = median(r.map((x) => x.tbtMs));
   const elements = [...new Set(r.map((x) => x.lcpElement ?? "?"))].join(" | ");
-  const cpu = (pick: (c: NonNullable<CheckoutLighthouse["cpu"]>) => number) => median(r.flatMap((x) => (x.cpu ? [pick(x.cpu)] : []))).toFixed(0);
-  return `${side.label}: median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, CLS max ${Math.max(...r.map((x) => x.cls)).toFixed(3)}; main-thread CPU ${cpu((c) => c.mainMs)} ms, largest task ${cpu((c) => c.largestTaskMs)} ms, CPU blocking at 4× ${cpu((c) => c.blockingAt4xMs)} ms; LCP elements: ${elements}`;
+  const cpu = (pick: (c: NonNullable<CheckoutLighthouse["cpu"]>) => number) =>
+    median(r.flatMap((x) => (x.cpu ? [pick(x.cpu)] : []))).toFixed(0);
+  const frames = r.flatMap((x) => (x.firstFrame ? [x.firstFrame] : []));
+  const late = `first frame presented late (> 0.5 s after its paint) in ${frames.filter((f) => f.late).length} of ${frames.length} runs`;
+  return `${side.label}: ${late}; median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, CLS max ${Math.max(...r.map((x) => x.cls)).toFixed(3)}; main-thread CPU ${cpu((c) => c.mainMs)} ms, largest task ${cpu((c) => c.largestTaskMs)} ms, CPU blocking at 4× ${cpu((c) => c.blockingAt4xMs)} ms; LCP elements: ${elements}`;
 }
 
 async function main() {
-  if (!other || !fs.existsSync(path.join(other, ".next", "BUILD_ID"))) throw new Error("usage: bench:checkout:compare -- <built checkout of Kassa to compare with>");
+  if (!other || !fs.existsSync(path.join(other, ".next", "BUILD_ID")))
+    throw new Error("usage: bench:checkout:compare -- <built checkout of Kassa to compare with>");
   console.log(`Checkout A/B, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${load()}`);
   // This tree builds if its sources changed (as `npm run bench:checkout` does); the other must be built.
   buildIfNeeded(here);
@@ -46,13 +54,18 @@ async function main() {
   ];
   try {
     for (const [index, side] of sides.entries()) {
-      const kassa = await startKassa(side.root, side.label, { dataDir: path.join(scratch, `pglite-${index}`), port: port && port + index });
+      const kassa = await startKassa(side.root, side.label, {
+        dataDir: path.join(scratch, `pglite-${index}`),
+        port: port && port + index,
+      });
       side.kassa = kassa;
       const sessionId = await createBenchSession(kassa, `bench-checkout-${Date.now()}`);
       side.url = `${kassa.origin}/checkout/${sessionId}`;
       await (await fetch(side.url)).text();
       const js = await checkoutJavaScript(kassa, sessionId);
-      console.log(`${side.label}: first-load JavaScript ${js.scripts} scripts, ${(js.gzipBytes / 1000).toFixed(1)} kB gzip`);
+      console.log(
+        `${side.label}: first-load JavaScript ${js.scripts} scripts, ${(js.gzipBytes / 1000).toFixed(1)} kB gzip`,
+      );
     }
     for (let run = 1; run <= runs; run++) {
       for (const [index, side] of sides.entries()) {
@@ -62,9 +75,15 @@ async function main() {
         if ("skipped" in result) return console.log(`Lighthouse skipped: ${result.skipped}`);
         side.results.push(result);
         const cpu = result.cpu;
-        const cpuText = cpu ? `main-thread CPU ${cpu.mainMs.toFixed(0)} ms, largest task ${cpu.largestTaskMs.toFixed(1)} ms, CPU blocking at 4× ${cpu.blockingAt4xMs.toFixed(0)} ms` : "no trace";
+        const frame = result.firstFrame;
+        const frameText = frame
+          ? `first frame painted ${frame.paintedMs.toFixed(0)} ms, presented ${frame.presentedMs.toFixed(0)} ms${frame.late ? " (late)" : ""}; `
+          : "";
+        const cpuText = cpu
+          ? `main-thread CPU ${cpu.mainMs.toFixed(0)} ms, largest task ${cpu.largestTaskMs.toFixed(1)} ms, CPU blocking at 4× ${cpu.blockingAt4xMs.toFixed(0)} ms`
+          : "no trace";
         console.log(
-          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB; ${cpuText} (load before ${before})`,
+          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB; ${frameText}${cpuText} (load before ${before})`,
         );
       }
     }
