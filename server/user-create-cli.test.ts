@@ -36,8 +36,9 @@ async function kassaHere(...args: string[]) {
   return { code: exitCode, stdout, stderr };
 }
 
+/** A business to add users to, made in this process: `business create` has its own process in server/cli.test.ts. */
 async function business(name: string): Promise<string> {
-  const created = await kassa("business", "create", "--name", name, "--json");
+  const created = await kassaHere("business", "create", "--name", name, "--json");
   expect(created.code, created.stderr).toBe(0);
   return (JSON.parse(created.stdout) as { id: string }).id;
 }
@@ -49,7 +50,17 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
   it("creates a user with a membership, then adds another business to the same user (any e-mail case)", async () => {
     const [first, second] = [await business("Users One"), await business("Users Two")];
-    const created = await kassa("user", "create", "--email", "Ada@Example.com", "--password", "a long password", "--business", first, "--json");
+    const created = await kassa(
+      "user",
+      "create",
+      "--email",
+      "Ada@Example.com",
+      "--password",
+      "a long password",
+      "--business",
+      first,
+      "--json",
+    );
     expect(created.code, created.stderr).toBe(0);
     const out = JSON.parse(created.stdout) as Record<string, unknown>;
     expect(out).toEqual({
@@ -62,13 +73,54 @@ describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
       membership: "created",
     });
 
-    const added = await kassa("user", "create", "--email", "ADA@example.com", "--password", "a long password", "--business", second, "--role", "manager", "--json");
+    const added = await kassa(
+      "user",
+      "create",
+      "--email",
+      "ADA@example.com",
+      "--password",
+      "a long password",
+      "--business",
+      second,
+      "--role",
+      "manager",
+      "--json",
+    );
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toEqual({ ...out, business_id: second, role: "manager", user_created: false, membership: "created" });
+    expect(JSON.parse(added.stdout)).toEqual({
+      ...out,
+      business_id: second,
+      role: "manager",
+      user_created: false,
+      membership: "created",
+    });
 
-    const again = await kassa("user", "create", "--email", "ada@example.com", "--password", "a long password", "--business", second, "--role", "manager", "--json");
+    const again = await kassa(
+      "user",
+      "create",
+      "--email",
+      "ada@example.com",
+      "--password",
+      "a long password",
+      "--business",
+      second,
+      "--role",
+      "manager",
+      "--json",
+    );
     expect(JSON.parse(again.stdout)).toMatchObject({ user_created: false, membership: "unchanged" });
-    const promoted = await kassa("user", "create", "--email", "ada@example.com", "--password", "a long password", "--business", second, "--role", "owner");
+    const promoted = await kassa(
+      "user",
+      "create",
+      "--email",
+      "ada@example.com",
+      "--password",
+      "a long password",
+      "--business",
+      second,
+      "--role",
+      "owner",
+    );
     expect(promoted.code).toBe(0);
     expect(promoted.stdout).toContain("password unchanged");
     expect(promoted.stdout).toContain(`role in ${second} changed to owner`);
@@ -76,20 +128,68 @@ describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
 
   it("never changes an existing user's password: another password is refused and nothing changes", async () => {
     const biz = await business("Users Three");
-    await kassa("user", "create", "--email", "bob@example.com", "--password", "bobs password", "--business", biz, "--json");
+    await kassa(
+      "user",
+      "create",
+      "--email",
+      "bob@example.com",
+      "--password",
+      "bobs password",
+      "--business",
+      biz,
+      "--json",
+    );
     const other = await business("Users Four");
-    const refused = await kassa("user", "create", "--email", "bob@example.com", "--password", "another password", "--business", other, "--json");
+    const refused = await kassa(
+      "user",
+      "create",
+      "--email",
+      "bob@example.com",
+      "--password",
+      "another password",
+      "--business",
+      other,
+      "--json",
+    );
     expect(refused.code).toBe(1);
-    expect((JSON.parse(refused.stdout) as { error: string }).error).toContain("does not match their password; nothing was changed");
+    expect((JSON.parse(refused.stdout) as { error: string }).error).toContain(
+      "does not match their password; nothing was changed",
+    );
     // Still a member of the first business only, with the first password.
-    const check = await kassa("user", "create", "--email", "bob@example.com", "--password", "bobs password", "--business", biz, "--json");
+    const check = await kassa(
+      "user",
+      "create",
+      "--email",
+      "bob@example.com",
+      "--password",
+      "bobs password",
+      "--business",
+      biz,
+      "--json",
+    );
     expect(JSON.parse(check.stdout)).toMatchObject({ user_created: false, membership: "unchanged" });
   }, 180_000);
 
   it("makes service support with --role admin, with or without --business", async () => {
-    const admin = await kassa("user", "create", "--email", "support@example.com", "--password", "support password", "--role", "admin", "--json");
+    const admin = await kassa(
+      "user",
+      "create",
+      "--email",
+      "support@example.com",
+      "--password",
+      "support password",
+      "--role",
+      "admin",
+      "--json",
+    );
     expect(admin.code, admin.stderr).toBe(0);
-    expect(JSON.parse(admin.stdout)).toMatchObject({ role: "admin", admin: true, business_id: null, membership: "none", user_created: true });
+    expect(JSON.parse(admin.stdout)).toMatchObject({
+      role: "admin",
+      admin: true,
+      business_id: null,
+      membership: "none",
+      user_created: true,
+    });
   }, 120_000);
 
   it("refuses bad input with a usage message and exit code 2, creating nothing", async () => {
@@ -98,10 +198,22 @@ describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
       [["--password", "a long password", "--business", biz], "--email is required"],
       [["--email", "x@example.com", "--business", biz], "--password is required"],
       [["--email", "x@example.com", "--password", "a long password"], "--business is required"],
-      [["--email", "not-an-email", "--password", "a long password", "--business", biz], "--email must be an e-mail address"],
-      [["--email", "x@example.com", "--password", "short", "--business", biz], "--password must be at least 10 characters"],
-      [["--email", "x@example.com", "--password", "a long password", "--business", "biz_nope"], "no business biz_nope"],
-      [["--email", "x@example.com", "--password", "a long password", "--business", biz, "--role", "boss"], "--role must be one of owner, manager, admin"],
+      [
+        ["--email", "not-an-email", "--password", "a long password", "--business", biz],
+        "--email must be an e-mail address",
+      ],
+      [
+        ["--email", "x@example.com", "--password", "short", "--business", biz],
+        "--password must be at least 10 characters",
+      ],
+      [
+        ["--email", "x@example.com", "--password", "a long password", "--business", "biz_nope"],
+        "no business biz_nope",
+      ],
+      [
+        ["--email", "x@example.com", "--password", "a long password", "--business", biz, "--role", "boss"],
+        "--role must be one of owner, manager, admin",
+      ],
     ];
     // One refusal through a process of its own (exit code and stdout), the others in this process.
     const [firstArgs, firstMessage] = cases[0]!;
@@ -114,7 +226,17 @@ describe.skipIf(!!process.env.DATABASE_URL)("npx kassa user create", () => {
       expect((JSON.parse(result.stdout) as { error: string }).error).toContain(message);
     }
     // x@example.com was never created: creating it now reports a new user.
-    const created = await kassa("user", "create", "--email", "x@example.com", "--password", "a long password", "--business", biz, "--json");
+    const created = await kassa(
+      "user",
+      "create",
+      "--email",
+      "x@example.com",
+      "--password",
+      "a long password",
+      "--business",
+      biz,
+      "--json",
+    );
     expect(JSON.parse(created.stdout)).toMatchObject({ user_created: true });
   }, 240_000);
 
