@@ -55,28 +55,13 @@ async function fewSessions(db: Db, businessId: string): Promise<boolean> {
   return (row?.n ?? 0) <= limit;
 }
 
-/** The search's match as one condition on a session and its payment (the business's rows read in order). */
-function searchMatch(q: string): SQL | undefined {
-  const like = `%${likeEscape(q)}%`;
-  return or(
-    eq(sessions.id, q),
-    ilike(sessions.orderId, like),
-    ilike(sessions.customerEmail, like),
-    eq(sessions.customer, q),
-    sql`${payments.customerDetails}->>'email' ilike ${like}`,
-  );
-}
-
 /**
- * The search `q`: a session id or customer id exactly, or a piece of the order id, the session's
- * e-mail or the payer's (ILIKE, `%` and `_` literal). The matches of the session's columns and
- * those of the payer's e-mail are two queries, each on its own trigram indexes (decision 0055a;
- * an OR across the two tables can use none), each its first `limit` rows in the page's order with
- * every other condition: the page's rows are among those (UNION ALL), looked up by id.
+ * The search `q`'s two matches: a session id or customer id exactly, or a piece of the order id or
+ * the session's e-mail; and a piece of the payer's e-mail (ILIKE, `%` and `_` literal).
  */
-function searchedIds(db: Db, q: string, conditions: (SQL | undefined)[], order: SQL, limit: number): SQL {
+function searchMatches(q: string): [SQL | undefined, SQL] {
   const like = `%${likeEscape(q)}%`;
-  const matches = [
+  return [
     or(
       eq(sessions.id, q),
       ilike(sessions.orderId, like),
@@ -84,7 +69,17 @@ function searchedIds(db: Db, q: string, conditions: (SQL | undefined)[], order: 
       eq(sessions.customer, q),
     ),
     sql`${payments.customerDetails}->>'email' ilike ${like}`,
-  ].map(
+  ];
+}
+
+/**
+ * The search `q` (searchMatches) for a business with many sessions. The matches of the session's
+ * columns and those of the payer's e-mail are two queries, each on its own trigram indexes (decision 0055a;
+ * an OR across the two tables can use none), each its first `limit` rows in the page's order with
+ * every other condition: the page's rows are among those (UNION ALL), looked up by id.
+ */
+function searchedIds(db: Db, q: string, conditions: (SQL | undefined)[], order: SQL, limit: number): SQL {
+  const matches = searchMatches(q).map(
     (match) =>
       sql`(${db
         .select({ id: sessions.id })
@@ -135,7 +130,7 @@ export async function listPayments(
   const order = backwards ? asc(sessions.id) : desc(sessions.id);
   const q = filters.q?.trim();
   const walked = q ? await fewSessions(db, businessId) : false;
-  if (q) conditions.push(walked ? searchMatch(q) : searchedIds(db, q, conditions, order, size + 1));
+  if (q) conditions.push(walked ? or(...searchMatches(q)) : searchedIds(db, q, conditions, order, size + 1));
   const rows = await db
     .select({ session: sessions, payment: payments })
     .from(sessions)

@@ -1,5 +1,5 @@
 import { sql, type Placeholder } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { queryRows, type Db } from "@/db/client";
 import { paymentLinks, planOrderIds, sessions } from "@/db/schema";
 import { hasSqlState } from "@/lib/db-errors";
 import { ValidationError } from "@/lib/errors";
@@ -85,18 +85,18 @@ export function collisionChecks(
  * `lockOrderId(tx, businessId, prefix, true, undefined)`, the lock a plan `A` takes.
  */
 export async function refuseLinkPrefixOfPlan(tx: Db, businessId: string, prefix: string) {
-  const [plan] = await tx
-    .select({ id: planOrderIds.sessionId })
-    .from(planOrderIds)
-    .where(sql`${planOrderIds.businessId} = ${businessId} and ${planOrderIds.orderId} = ${prefix}`);
-  if (plan)
+  const [plan] = await queryRows<{ id: string | null }>(
+    tx,
+    sql`select ${reservedForCheck(businessId, prefix)} as id`,
+  );
+  if (plan?.id)
     throw ValidationError.field(
       "order_prefix",
       `order_prefix is the order_id of a plan (session ${plan.id}): its renewals take ${prefix}-2, ${prefix}-3, ..., which the link's sessions would need`,
     );
 }
 
-/** A session `A-<n>`: the id of a plan `A` of the business, if one exists (migration 0029's table). */
+/** The id of the business's plan with order id `A`, if one exists (migration 0029's table). */
 function reservedForCheck(businessId: string, stem: string) {
   return sql<string | null>`(select ${planOrderIds.sessionId} from ${planOrderIds}
           where ${planOrderIds.businessId} = ${businessId} and ${planOrderIds.orderId} = ${stem})`;
