@@ -25,6 +25,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const delayMs = Number(process.env.BENCH_CONTROL_DELAY_MS ?? 150);
 const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
+// The diagnosis needs the scrollbars the other benches hide; BENCH_SCROLLBARS=0 hides them too.
+const scrollbars = process.env.BENCH_SCROLLBARS !== "0";
 const load = () => os.loadavg()[0]!.toFixed(1);
 
 type Event = { name: string; ph: string; pid: number; tid: number; ts: number; args?: { name?: string } };
@@ -45,7 +47,11 @@ function startControl(listenPort: number): Promise<http.Server> {
 /** One Lighthouse run with the compositor's categories; the figures of the header comment. */
 async function probe(url: string): Promise<string> {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  const chrome = await launch({ chromePath, chromeFlags: checkoutChromiumFlags, logLevel: "silent" });
+  const chrome = await launch({
+    chromePath,
+    chromeFlags: checkoutChromiumFlags(scrollbars),
+    logLevel: "silent",
+  });
   try {
     const config = {
       extends: "lighthouse:default",

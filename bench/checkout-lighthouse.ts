@@ -38,15 +38,38 @@ export type CheckoutLighthouse = {
 
 export type Skipped = { skipped: string };
 
-/** The headless Chromium the checkout benches run Lighthouse in. */
-export const checkoutChromiumFlags = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-gpu",
-];
+/**
+ * The Chromium the checkout benches run Lighthouse in: headless, with Puppeteer's own headless
+ * defaults for the scrollbars (`--hide-scrollbars`, decision 0033 seventh pass). `scrollbars`
+ * (BENCH_SCROLLBARS=1) keeps them: the previous document's overlay scrollbar then fades during the
+ * navigation and can hold the first frame for a second (decision 0033 sixth pass).
+ * BENCH_HEADFUL=1 runs a windowed browser instead (under `xvfb-run` here).
+ */
+export function checkoutChromiumFlags(scrollbars = process.env.BENCH_SCROLLBARS === "1"): string[] {
+  return [
+    ...(process.env.BENCH_HEADFUL === "1" ? [] : ["--headless=new"]),
+    ...(scrollbars ? [] : ["--hide-scrollbars"]),
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+  ];
+}
+
+/** `runs` Lighthouse runs one after another (the goal is their median); skipped as one run is. */
+export async function checkoutLighthouseRuns(
+  url: string,
+  runs: number,
+): Promise<CheckoutLighthouse[] | Skipped> {
+  const results: CheckoutLighthouse[] = [];
+  for (let run = 0; run < runs; run++) {
+    const result = await checkoutLighthouse(url);
+    if ("skipped" in result) return result;
+    results.push(result);
+  }
+  return results;
+}
 
 /** `saveReport`: a path to write Lighthouse's whole JSON report to (its diagnostics). */
 export async function checkoutLighthouse(
@@ -55,7 +78,7 @@ export async function checkoutLighthouse(
 ): Promise<CheckoutLighthouse | Skipped> {
   const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath} (set CHROMIUM_PATH)` };
-  const chrome = await launch({ chromePath, chromeFlags: checkoutChromiumFlags, logLevel: "silent" });
+  const chrome = await launch({ chromePath, chromeFlags: checkoutChromiumFlags(), logLevel: "silent" });
   try {
     const result = await lighthouse(url, {
       port: chrome.port,

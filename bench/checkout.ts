@@ -3,7 +3,8 @@
 // production server on a fresh embedded PGlite, makes one sandbox session (one item, `en`) and
 // prints its first-load JavaScript, then each Lighthouse mobile run, the medians, and the long
 // tasks and main-thread work of the run with the median TBT.
-//   BENCH_LIGHTHOUSE_RUNS (5); BENCH_PORT: the server's port (else a free one);
+//   BENCH_LIGHTHOUSE_RUNS (5); BENCH_SCROLLBARS=1: Chromium shows its scrollbars (decision 0033
+//   seventh pass); BENCH_PORT: the server's port (else a free one);
 //   BENCH_REPORTS: a directory to write each run's whole Lighthouse report to (JSON).
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfNeeded } from "@/server/build";
 import { checkoutJavaScript } from "./checkout-js";
-import { checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
+import { checkoutChromiumFlags, checkoutLighthouse, type CheckoutLighthouse } from "./checkout-lighthouse";
 import { median } from "./load";
 import { createBenchSession, killAll, startKassa } from "./processes";
 
@@ -30,6 +31,7 @@ async function main() {
   console.log(
     `Checkout page, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${load()}`,
   );
+  console.log(`Chromium flags: ${checkoutChromiumFlags().join(" ")}`);
   buildIfNeeded(root);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-checkout-"));
   if (reports) fs.mkdirSync(reports, { recursive: true });
