@@ -4,6 +4,7 @@ import { businesses, payments, sessions, subscriptions, webhookEvents, type Busi
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
 import { subscriptionView, type SubscriptionView } from "@/lib/subscriptions/subscription-view";
 import { isoMicros } from "@/lib/time";
+import { containing } from "@/lib/sql-like";
 
 // The support console's reads: across every business, for service support only (the guard is
 // supportConsole in ./support-console.ts; these functions do not check who asks).
@@ -15,7 +16,6 @@ export type SupportPage<T> = { data: T[]; next: string | null };
 
 export type BusinessRef = { id: string; name: string; mode: Business["mode"] };
 
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function page<R, T>(rows: R[], limit: number, map: (row: R) => T, cursorOf: (row: R) => string): SupportPage<T> {
   const shown = rows.slice(0, limit);
@@ -39,7 +39,7 @@ export async function searchBusinesses(db: Db, query: { q?: string; after?: stri
     .from(businesses)
     .where(
       and(
-        q ? or(eq(businesses.id, q), ilike(businesses.name, `%${likeEscape(q)}%`)) : undefined,
+        q ? or(eq(businesses.id, q), ilike(businesses.name, containing(q))) : undefined,
         query.after ? lt(businesses.id, query.after) : undefined,
       ),
     )
@@ -69,7 +69,7 @@ export type SupportPayment = { business: BusinessRef; payment: PaymentView };
 export async function searchPayments(db: Db, query: { q?: string; after?: string } = {}, limit = supportPageSize): Promise<SupportPage<SupportPayment>> {
   const q = query.q?.trim();
   const conditions: (SQL | undefined)[] = [query.after ? lt(sessions.id, query.after) : undefined];
-  if (q) conditions.push(or(eq(sessions.id, q), ilike(sessions.orderId, `%${likeEscape(q)}%`)));
+  if (q) conditions.push(or(eq(sessions.id, q), ilike(sessions.orderId, containing(q))));
   const rows = await db
     .select({ session: sessions, payment: payments, business: businesses })
     .from(sessions)
@@ -113,7 +113,7 @@ export type SupportSubscription = { business: BusinessRef; subscription: Subscri
  */
 export async function searchSubscriptions(db: Db, query: { q?: string; after?: string } = {}, limit = supportPageSize): Promise<SupportPage<SupportSubscription>> {
   const q = query.q?.trim();
-  const like = q ? `%${likeEscape(q)}%` : "";
+  const like = q ? containing(q) : "";
   const rows = await db
     .select({ subscription: subscriptions, business: businesses })
     .from(subscriptions)

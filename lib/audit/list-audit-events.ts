@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { auditEvents, type AuditEvent } from "@/db/schema";
 import { parseOrThrow } from "@/lib/http/validation";
 import { isoMicros } from "@/lib/time";
+import { containing } from "@/lib/sql-like";
 import {
   auditEventsQuerySchema,
   type AuditEventList,
@@ -44,8 +45,6 @@ export type AuditEventFilters = AuditEventsQuery & {
   actor?: string;
 };
 
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * A business's audit events, newest first (ids sort by creation), `limit` per page older than the
  * `starting_after` id; filtered by action, actor and the creation range.
@@ -63,7 +62,7 @@ export async function listAuditEvents(
   if (filters.starting_after) where.push(lt(auditEvents.id, filters.starting_after));
   const actor = filters.actor?.trim();
   if (actor) {
-    const like = `%${likeEscape(actor)}%`;
+    const like = containing(actor);
     where.push(or(ilike(auditEvents.actorEmail, like), ilike(auditEvents.actorKeyPrefix, like)));
   }
   const rows = await db

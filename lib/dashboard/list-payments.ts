@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gt, gte, ilike, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
 import { businesses, payments, sessions } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { paymentSearchMatches } from "@/lib/payments/payment-search";
 import { toDbTime } from "@/lib/time";
 import type { PaymentFilters } from "./payment-filters";
 
@@ -25,11 +26,6 @@ export type PaymentListPage = {
 };
 
 export const defaultPageSize = 25;
-
-/** `%` and `_` typed by the merchant are searched literally. */
-function likeEscape(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * A business with at most this many sessions is searched by reading its own rows (the page's
@@ -56,30 +52,13 @@ async function fewSessions(db: Db, businessId: string): Promise<boolean> {
 }
 
 /**
- * The search `q`'s two matches: a session id or customer id exactly, or a piece of the order id or
- * the session's e-mail; and a piece of the payer's e-mail (ILIKE, `%` and `_` literal).
- */
-function searchMatches(q: string): [SQL | undefined, SQL] {
-  const like = `%${likeEscape(q)}%`;
-  return [
-    or(
-      eq(sessions.id, q),
-      ilike(sessions.orderId, like),
-      ilike(sessions.customerEmail, like),
-      eq(sessions.customer, q),
-    ),
-    sql`${payments.customerDetails}->>'email' ilike ${like}`,
-  ];
-}
-
-/**
- * The search `q` (searchMatches) for a business with many sessions. The matches of the session's
+ * The search `q` (paymentSearchMatches) for a business with many sessions. The matches of the session's
  * columns and those of the payer's e-mail are two queries, each on its own trigram indexes (decision 0055a;
  * an OR across the two tables can use none), each its first `limit` rows in the page's order with
  * every other condition: the page's rows are among those (UNION ALL), looked up by id.
  */
 function searchedIds(db: Db, q: string, conditions: (SQL | undefined)[], order: SQL, limit: number): SQL {
-  const matches = searchMatches(q).map(
+  const matches = paymentSearchMatches(q).map(
     (match) =>
       sql`(${db
         .select({ id: sessions.id })
@@ -130,7 +109,10 @@ export async function listPayments(
   const order = backwards ? asc(sessions.id) : desc(sessions.id);
   const q = filters.q?.trim();
   const walked = q ? await fewSessions(db, businessId) : false;
-  if (q) conditions.push(walked ? or(...searchMatches(q)) : searchedIds(db, q, conditions, order, size + 1));
+  if (q)
+    conditions.push(
+      walked ? or(...paymentSearchMatches(q)) : searchedIds(db, q, conditions, order, size + 1),
+    );
   const rows = await db
     .select({ session: sessions, payment: payments })
     .from(sessions)

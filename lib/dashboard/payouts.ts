@@ -15,6 +15,7 @@ import {
   type PayoutUserView,
   type WithdrawalView,
 } from "@/lib/payouts/payout-views";
+import { containing } from "@/lib/sql-like";
 
 export const payoutUsersPageSize = 20;
 /** Pending withdrawals shown at once on the Payouts page, oldest first (the ones waiting longest). */
@@ -44,7 +45,6 @@ export type PayoutUsersQuery = {
   after?: string;
 };
 
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * What the dashboard's Payouts page shows for one business: whether payouts are on, both
@@ -64,7 +64,7 @@ export async function getPayoutsDashboard(db: Db, businessId: string, query: Pay
       .where(
         and(
           eq(payoutUsers.businessId, businessId),
-          q ? (q.startsWith("pu_") ? eq(payoutUsers.id, q) : ilike(payoutUsers.emailNormalized, `%${likeEscape(q.toLowerCase())}%`)) : undefined,
+          q ? (q.startsWith("pu_") ? eq(payoutUsers.id, q) : ilike(payoutUsers.emailNormalized, containing(q.toLowerCase()))) : undefined,
           query.status ? eq(payoutUsers.status, query.status) : undefined,
           query.after ? lt(payoutUsers.id, query.after) : undefined,
         ),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   businesses,
@@ -14,6 +14,7 @@ import {
 } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { sessionExpired } from "@/lib/payments/get-payment";
+import { paymentSearchMatches } from "@/lib/payments/payment-search";
 import { isoMicros, toDbTime } from "@/lib/time";
 import type { CellValue } from "./csv-cell";
 import { exportColumns } from "./export-columns";
@@ -48,8 +49,6 @@ function rangeAndCursor(
   ];
 }
 
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 const paymentsSource: Source<"payments"> = {
   columns: exportColumns["payments"],
   async page(db, { business, query, after, limit }) {
@@ -59,17 +58,8 @@ const paymentsSource: Source<"payments"> = {
       ...rangeAndCursor(sessions.createdAt, sessions.id, { query, after }),
     ];
     const q = query.q?.trim();
-    if (q) {
-      const like = `%${likeEscape(q)}%`;
-      where.push(
-        or(
-          eq(sessions.id, q),
-          ilike(sessions.orderId, like),
-          ilike(sessions.customerEmail, like),
-          eq(sessions.customer, q),
-        ),
-      );
-    }
+    // The dashboard's search, the payer's e-mail included (the file's customer_email shows it).
+    if (q) where.push(or(...paymentSearchMatches(q)));
     if (query.status === "open") where.push(isNull(payments.status), gt(sessions.expiresAt, now));
     else if (query.status === "expired")
       where.push(

@@ -7,8 +7,8 @@ import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
 import { streamExport } from "./stream-export";
 
 /** The export as parsed CSV records, header first. */
-async function exported(businessId: string): Promise<Record<string, string>[]> {
-  const stream = await streamExport(testDb(), businessId, "payments", {});
+async function exported(businessId: string, q?: string): Promise<Record<string, string>[]> {
+  const stream = await streamExport(testDb(), businessId, "payments", q === undefined ? {} : { q });
   const [header, ...rows] = parseCsv(await new Response(stream).text());
   expect(header).toEqual([...exportColumns.payments]);
   return rows.map((row) => Object.fromEntries(header!.map((name, i) => [name, row[i]!])));
@@ -79,5 +79,49 @@ describe("the payments export's cells", () => {
       completed_at: "",
     });
     expect(rows[2]).toMatchObject({ status: "open", customer_email: "", refunded_amount: "0" });
+  });
+});
+
+describe("the payments export's search (q)", () => {
+  it("matches what the dashboard's search matches, the payer's e-mail included", async () => {
+    const biz = await createTestBusiness();
+    const ids: string[] = [];
+    for (const body of [
+      { customer: "cus_q_one", email: "session-only@example.com", order_id: "Q-ORDER-1" },
+      { customer: "cus_q_two", order_id: "Q-ORDER-2" },
+      { customer: "cus_q_three", order_id: "Q-ORDER-3" },
+    ]) {
+      const res = await api<{ session_id: string }>("POST", "/session", {
+        key: biz.secretKey,
+        body: sessionBody(body),
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.session_id);
+    }
+    const [one, two, three] = ids as [string, string, string];
+    // The second session was made without an e-mail; its payer gave one at the checkout.
+    await testDb()
+      .insert(payments)
+      .values({
+        id: `pay_q_${two}`,
+        sessionId: two,
+        businessId: biz.business.id,
+        status: "succeeded",
+        amount: 2500,
+        amountReceived: 2500,
+        paymentMethod: "sandbox_pix_br",
+        customerDetails: { email: "Payer.Only@Example.org" },
+        completedAt: "2026-01-02 03:04:05.123456+00",
+      });
+    const found = async (q: string) => (await exported(biz.business.id, q)).map((r) => r.session_id);
+    expect(await found("payer.only")).toEqual([two]);
+    expect(await found("session-only@")).toEqual([one]);
+    expect(await found("example")).toEqual([one, two]);
+    expect(await found("q-order-3")).toEqual([three]);
+    expect(await found("cus_q_three")).toEqual([three]);
+    expect(await found(three)).toEqual([three]);
+    // `%` and `_` are literal: no order id or e-mail holds them.
+    expect(await found("%")).toEqual([]);
+    expect(await found("Q_ORDER")).toEqual([]);
   });
 });
