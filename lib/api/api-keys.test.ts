@@ -198,6 +198,33 @@ describe("POST /api-keys", () => {
     expect((await create(biz.secretKey, { kind: "secret" })).status).toBe(201);
   });
 
+  it("a roll that keeps the old key working counts against the limit; one that ends it does not", async () => {
+    const biz = await createTestBusiness();
+    // A leaked key rolling itself, then its replacement, and so on: each roll leaves one more usable key.
+    let key = biz.secretKey;
+    let refused: Awaited<ReturnType<typeof roll>> | undefined;
+    for (let i = 0; i < maxUsableApiKeys + 5 && !refused; i++) {
+      const id = (await allKeys(key)).find((k) => k.kind === "secret" && k.status === "active")!.id;
+      const res = await roll(key, id, { expires_in_seconds: 604_800 });
+      if (res.status === 200) key = res.body.key;
+      else refused = res;
+    }
+    expect(refused).toBeDefined();
+    expectError(refused!, 409, "api_key_limit_reached");
+    const usable = (await allKeys(key)).filter((k) => k.status === "active" || k.status === "expiring");
+    expect(usable).toHaveLength(maxUsableApiKeys);
+    // Refused: nothing changed (the key is still active, no replacement made).
+    const publicId = await idOf(biz, "public");
+    expectError(await roll(key, publicId, {}), 409, "api_key_limit_reached");
+    expect((await allKeys(key)).find((k) => k.id === publicId)!.status).toBe("active");
+    // Ending the old key at once replaces it one for one: allowed at the limit.
+    const ended = await roll(key, publicId, { expires_in_seconds: 0 });
+    expect(ended.status).toBe(200);
+    expect(ended.body.rolled_key.status).toBe("expired");
+    const after = (await allKeys(key)).filter((k) => k.status === "active" || k.status === "expiring");
+    expect(after).toHaveLength(maxUsableApiKeys);
+  });
+
   it("answers 400 for bad bodies and creates nothing", async () => {
     const biz = await createTestBusiness();
     for (const body of [

@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { findApiKey, lockBusinessKeys } from "./api-key-rows";
 import type { RolledApiKeyView } from "./api-key-schemas";
 import { createApiKey } from "./api-keys";
+import { maxUsableApiKeys } from "./issue-api-key";
 import { refuseToChange } from "./revoke-api-key";
 
 export type RollOptions = {
@@ -28,7 +29,7 @@ export async function rollApiKey(
   options: RollOptions,
 ): Promise<RolledApiKeyView> {
   return db.transaction(async (tx) => {
-    await lockBusinessKeys(tx, businessId);
+    const keys = await lockBusinessKeys(tx, businessId);
     const old = await findApiKey(tx, businessId, keyId);
     refuseToChange(old);
     if (old.status === "expiring")
@@ -41,6 +42,14 @@ export async function rollApiKey(
         "api_key_in_use",
         "This request is authenticated with the key it would end at once; roll it with expires_in_seconds above 0, or send the request with another secret key",
       );
+    // With an overlap the old key stays usable beside its replacement: one more usable key, so a
+    // leaked key cannot roll itself (then its replacement, …) into keys without end.
+    const usable = keys.filter((k) => k.status === "active" || k.status === "expiring").length;
+    if (options.expiresInSeconds > 0 && usable >= maxUsableApiKeys)
+      throw new ConflictError(
+        "api_key_limit_reached",
+        `A business may have at most ${maxUsableApiKeys} usable API keys; roll this key with expires_in_seconds 0, or revoke a key first`,
+      );
     const [business] = await tx
       .select({ id: businesses.id, mode: businesses.mode })
       .from(businesses)
@@ -51,7 +60,15 @@ export async function rollApiKey(
       .set({ expiresAt: businessNowSql(businessId, options.expiresInSeconds * 1000) })
       .where(eq(apiKeys.id, keyId));
     const created = await createApiKey(tx, business, old.kind, old.name);
-    await recordAudit(tx, { businessId, action: "api_key.roll", target: { type: "api_key", id: keyId }, changes: { replaced_by: { from: null, to: created.id }, expires_in_seconds: { from: null, to: options.expiresInSeconds } } });
+    await recordAudit(tx, {
+      businessId,
+      action: "api_key.roll",
+      target: { type: "api_key", id: keyId },
+      changes: {
+        replaced_by: { from: null, to: created.id },
+        expires_in_seconds: { from: null, to: options.expiresInSeconds },
+      },
+    });
     return {
       ...(await findApiKey(tx, businessId, created.id)),
       key: created.key,

@@ -102,7 +102,7 @@ function registerApiKeyRoll(registry: OpenAPIRegistry): void {
       401: errorResponses.unauthorized,
       404: keyNotFound,
       409: jsonResponse(
-        "The key is revoked (`api_key_revoked`), expired (`api_key_expired`) or already rolled (`api_key_already_rolled`); it authenticates this request and would end at once (`api_key_in_use`); or the Idempotency-Key was used with another request.",
+        "The key is revoked (`api_key_revoked`), expired (`api_key_expired`) or already rolled (`api_key_already_rolled`); it authenticates this request and would end at once (`api_key_in_use`); the business has 20 usable keys and the old key would keep working beside its replacement (`api_key_limit_reached`: roll with `expires_in_seconds` 0, or revoke a key); or the Idempotency-Key was used with another request.",
         ErrorMessageSchema,
       ),
     },
