@@ -130,6 +130,33 @@ test("a cancellation the merchant scheduled shows no undo; an ended one offers n
   await expect(page.getByRole("button")).toHaveCount(0);
 });
 
+test("a cancel from a page the merchant's change outdated says so, not to try again", async ({
+  page,
+  request,
+  business,
+}) => {
+  const subscription = await subscribe(request, business);
+  await page.goto(pathOf(subscription));
+  await expect(page.getByTestId("status")).toHaveText("Active");
+  // Meanwhile the merchant ends the plan; the customer's page still offers the cancel.
+  const ended = await request.post(`/api/subscriptions/${subscription.id}/cancel`, {
+    headers: auth(business),
+    data: { at_period_end: false },
+  });
+  expect(ended.status()).toBe(200);
+  await page.getByRole("button", { name: "Cancel at the end of the period" }).click();
+  await expect(page.getByRole("status")).toContainText("changed in the meantime");
+  await expect(page.getByRole("status")).not.toContainText("try again");
+  await expect(page.getByTestId("status")).toHaveText("Canceled");
+  await expect(page.getByRole("button")).toHaveCount(0);
+  // Ended by the merchant's request, not scheduled by the customer's outdated one.
+  expect(await read(request, business, subscription.id)).toMatchObject({
+    status: "canceled",
+    cancel_at_period_end: false,
+    cancellation_reason: "requested_by_merchant",
+  });
+});
+
 test("an unknown or malformed token shows the page's own not-found page", async ({ page }) => {
   for (const path of [
     `/manage/${"A".repeat(43)}`,

@@ -171,6 +171,7 @@ export const en = {
       resumed: "Done: your subscription continues.",
       failed: "We could not update your subscription. Nothing changed; please try again in a moment.",
       not_allowed: "This cancellation can only be undone by {merchant}.",
+      changed: "Your subscription changed in the meantime, so nothing was done. It is shown here as it is now.",
     },
     notFound: {
       title: "Subscription not found",

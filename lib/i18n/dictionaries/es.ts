@@ -172,6 +172,7 @@ export const es: Messages = {
       resumed: "Listo: tu suscripción continúa.",
       failed: "No pudimos actualizar tu suscripción. No cambió nada; inténtalo de nuevo en un momento.",
       not_allowed: "Solo {merchant} puede deshacer esta cancelación.",
+      changed: "Tu suscripción cambió mientras tanto, así que no se hizo nada. Aquí se muestra como está ahora.",
     },
     notFound: {
       title: "Suscripción no encontrada",

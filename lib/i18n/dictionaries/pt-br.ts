@@ -172,6 +172,7 @@ export const ptBR: Messages = {
       resumed: "Pronto: sua assinatura continua.",
       failed: "Não foi possível atualizar sua assinatura. Nada mudou; tente novamente em instantes.",
       not_allowed: "Somente {merchant} pode desfazer este cancelamento.",
+      changed: "Sua assinatura mudou nesse meio-tempo, então nada foi feito. Ela aparece aqui como está agora.",
     },
     notFound: {
       title: "Assinatura não encontrada",

@@ -2,11 +2,10 @@
 
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
-import { ForbiddenError, SubscriptionNotFoundError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { cancelManagedSubscription } from "@/lib/subscriptions/cancel-managed-subscription";
 import { resumeManagedSubscription } from "@/lib/subscriptions/resume-managed-subscription";
-import type { ManageResult } from "./manage-result";
+import { manageOutcomeOf, type ManageResult } from "./manage-result";
 
 // Form POSTs only (Next checks their Origin); the token in the URL is the credential, so the
 // actions re-read everything from it and trust nothing else the form sends.
@@ -28,16 +27,10 @@ async function change(
   try {
     await service(await getDb(), token);
   } catch (error) {
-    result = outcomeOf(error);
+    result = manageOutcomeOf(error);
     if (result === "failed") log.warn("management page change failed", { done, error });
   }
   // Back to the page (it shows the not-found page for an unknown token).
   const page = `/manage/${encodeURIComponent(token)}`;
   redirect(result ? `${page}?result=${result}` : page);
-}
-
-function outcomeOf(error: unknown): ManageResult | null {
-  if (error instanceof SubscriptionNotFoundError) return null;
-  // The provider refused or was unreachable, or the row moved: nothing changed, the customer may retry.
-  return error instanceof ForbiddenError ? "not_allowed" : "failed";
 }

@@ -16,7 +16,7 @@ type Props = {
 /** What the customer can do now, and the outcome of what they just did. */
 export function ManageActions({ token, action, result, merchant, date, messages: m }: Props) {
   const fill = (text: string) => interpolate(text, { merchant, date });
-  const bad = result === "failed" || result === "not_allowed";
+  const bad = result === "failed" || result === "not_allowed" || result === "changed";
   return (
     <section className="card" aria-labelledby="manage-actions-title">
       <h2 id="manage-actions-title" className="section-title">
