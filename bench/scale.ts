@@ -41,6 +41,7 @@ import {
   oneLine,
   StatementCapture,
   type Analyzed,
+  type Captured,
   type Finding,
 } from "./scale-explain";
 
@@ -174,10 +175,12 @@ async function measure(c: ScaleCase, empty: Loaded, alone: Loaded, big: Loaded):
   const before = load1();
   const [e, a, b] = await timeCase(c, [empty.target, alone.target, big.target]);
   const load = `${before} → ${load1()}`;
-  const onAlone = await analyzeAll(alone.client, await captured(c, alone));
+  const analyzed = (d: Loaded, statements: Captured[]) =>
+    c.notAnalyzed ? [] : analyzeAll(d.client, statements);
+  const onAlone = await analyzed(alone, await captured(c, alone));
   const statements = await captured(c, big);
   const findings = await explainAll(big.client, statements);
-  const onBig = await analyzeAll(big.client, statements);
+  const onBig = await analyzed(big, statements);
   return {
     name: c.name,
     empty: e!,
