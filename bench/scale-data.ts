@@ -50,11 +50,42 @@ export async function createScaleBusinesses(db: Db, count: number): Promise<Scal
 /** Days of history the rows spread over, the newest now. */
 const historyDays = 365;
 
+/**
+ * The payment p (1 … payments) whose session the subscription i (1 … subscriptions) started from:
+ * `stride` apart, shifted by one every `subscriptions / stride` rows, so p % businesses (its
+ * business) takes every value as often (p = i × stride alone gave them all to every tenth business).
+ */
+function subscriptionPayment(s: ScaleSizes) {
+  const stride = Math.max(1, Math.floor(s.payments / s.subscriptions));
+  return sql.raw(`(i - 1) * ${stride} + 1 + ((i - 1) * ${stride}) / ${s.subscriptions}`);
+}
+
+/**
+ * One loaded business alone: each table's rows divided by the businesses (the "alone" baseline
+ * database, the same business's rows without the install's other rows).
+ */
+export function aloneSizes(s: ScaleSizes): ScaleSizes {
+  const per = (n: number) => Math.max(1, Math.round(n / s.businesses));
+  const payments = per(s.payments);
+  return {
+    businesses: 1,
+    payments,
+    entries: payments * 3,
+    events: per(s.events),
+    subscriptions: per(s.subscriptions),
+    idempotencyKeys: per(s.idempotencyKeys),
+    jobs: per(s.jobs),
+  };
+}
+
 /** The generating statements, in order; each is one INSERT … SELECT (or an UPDATE). */
 export function generationStatements(s: ScaleSizes) {
   // Row i (1-based) of a table of n rows is created (n − i) / n of the history ago: ids and time agree.
   const at = (n: number) => sql.raw(`now() - ((${n} - i) * interval '${historyDays} days' / ${n})`);
   const biz = sql.raw(`(SELECT id FROM scale_biz WHERE n = i % ${s.businesses})`);
+  // Row i's number among its business's rows (i / businesses): statuses cycle within each business,
+  // so each holds the same mix (picked by i % 10 they were one status per business, i % 1,000 % 10).
+  const nth = sql.raw(`(i / ${s.businesses})`);
   return [
     [
       "scale_biz",
@@ -80,18 +111,18 @@ export function generationStatements(s: ScaleSizes) {
       sql`INSERT INTO payments (id, session_id, business_id, status, amount, fees, net_amount, payment_method, provider,
             customer_details, credit_transaction_id, completed_at, created_at, updated_at)
           SELECT 'pay_scale' || i, 'cs_scale' || i, ${biz},
-            (ARRAY['succeeded','succeeded','succeeded','succeeded','succeeded','succeeded','succeeded','failed','pending','expired'])[1 + i % 10],
+            (ARRAY['succeeded','succeeded','succeeded','succeeded','succeeded','succeeded','succeeded','failed','pending','expired'])[1 + ${nth} % 10],
             1000 + i % 9000, 30 + i % 100, 970 + i % 9000 - i % 100, 'sandbox_pix_br', 'sandbox',
             jsonb_build_object('email', 'payer' || i || '@example.com', 'name', 'Payer ' || i),
-            CASE WHEN i % 10 < 7 THEN 'ltx_scale' || i END,
-            CASE WHEN i % 10 < 7 THEN ${at(s.payments)} END, ${at(s.payments)}, ${at(s.payments)}
+            CASE WHEN ${nth} % 10 < 7 THEN 'ltx_scale' || i END,
+            CASE WHEN ${nth} % 10 < 7 THEN ${at(s.payments)} END, ${at(s.payments)}, ${at(s.payments)}
           FROM generate_series(1, ${s.payments}) i`,
     ],
     [
       "ledger_transactions",
       sql`INSERT INTO ledger_transactions (id, business_id, kind, reference, created_at)
-          SELECT 'ltx_scale' || i, ${biz}, CASE WHEN i % 10 < 7 THEN 'payment' ELSE 'sandbox_credit' END,
-            CASE WHEN i % 10 < 7 THEN 'pay_scale' || i END, ${at(s.payments)}
+          SELECT 'ltx_scale' || i, ${biz}, CASE WHEN ${nth} % 10 < 7 THEN 'payment' ELSE 'sandbox_credit' END,
+            CASE WHEN ${nth} % 10 < 7 THEN 'pay_scale' || i END, ${at(s.payments)}
           FROM generate_series(1, ${s.payments}) i`,
     ],
     [
@@ -117,7 +148,7 @@ export function generationStatements(s: ScaleSizes) {
             attempt_count, delivered_at, created_at)
           SELECT 'evt_scale' || i, ${biz}, 'succeeded', 'cs_scale' || p, 'pay_scale' || p, 'order-' || p,
             '{"type":"succeeded","session_id":"cs_scale' || p || '"}',
-            CASE WHEN i % 50 = 0 THEN 'failed' ELSE 'delivered' END, 1, ${at(s.events)}, ${at(s.events)}
+            CASE WHEN ${nth} % 50 = 0 THEN 'failed' ELSE 'delivered' END, 1, ${at(s.events)}, ${at(s.events)}
           FROM generate_series(1, ${s.events}) i, LATERAL (SELECT 1 + (i - 1) % ${s.payments} AS p) x`,
     ],
     [
@@ -126,13 +157,13 @@ export function generationStatements(s: ScaleSizes) {
             interval_count, customer, customer_email, order_id, items, metadata, payment_method, provider,
             period_anchor, current_period_end, initial_session_id, initial_payment_id, management_token_digest, created_at)
           SELECT 'psub_scale' || i, (SELECT id FROM scale_biz WHERE n = p % ${s.businesses}),
-            (ARRAY['active','active','active','past_due','canceled'])[1 + i % 5], 1000 + p % 9000, 1000 + p % 9000, 30,
+            (ARRAY['active','active','active','past_due','canceled'])[1 + ${nth} % 5], 1000 + p % 9000, 1000 + p % 9000, 30,
             'USD', 'month', 1, 'cus_' || p % 50000, 'payer' || p || '@example.com', 'order-' || p,
             '[{"name":"Plan","quantity":1,"price":1000}]'::jsonb, '{}'::jsonb, 'sandbox_pix_br', 'sandbox',
             ${at(s.subscriptions)}, ${at(s.subscriptions)} + interval '30 days', 'cs_scale' || p, 'pay_scale' || p,
             md5('scale' || i), ${at(s.subscriptions)}
           FROM generate_series(1, ${s.subscriptions}) i,
-            LATERAL (SELECT i * ${Math.max(1, Math.floor(s.payments / s.subscriptions))} AS p) x`,
+            LATERAL (SELECT ${subscriptionPayment(s)} AS p) x`,
     ],
     [
       "idempotency_keys",

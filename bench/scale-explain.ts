@@ -89,6 +89,41 @@ export async function explainAll(sql: Sql, captured: Captured[]): Promise<Findin
   return findings;
 }
 
+export type Analyzed = { query: string; ms: number; hit: number; read: number };
+
+type Analysis = {
+  "Execution Time": number;
+  Plan: { "Shared Hit Blocks": number; "Shared Read Blocks": number };
+};
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of each captured SELECT (run once more): its execution time and the
+ * shared buffers it touched (found in PostgreSQL's cache, or read), the database's own cost.
+ */
+export async function analyzeAll(sql: Sql, captured: Captured[]): Promise<Analyzed[]> {
+  const out: Analyzed[] = [];
+  for (const c of captured) {
+    if (!/^\s*select\b/i.test(c.query)) continue;
+    try {
+      const rows = await sql.unsafe(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${c.query}`,
+        c.params as never[],
+      );
+      const top = (rows[0] as unknown as { "QUERY PLAN": Analysis[] })["QUERY PLAN"][0]!;
+      const plan = top.Plan;
+      out.push({
+        query: c.query,
+        ms: top["Execution Time"],
+        hit: plan["Shared Hit Blocks"],
+        read: plan["Shared Read Blocks"],
+      });
+    } catch {
+      // A statement on a temporary table of its transaction (the ledger verification's) cannot run again alone.
+    }
+  }
+  return out;
+}
+
 export function oneLine(query: string, width = 140): string {
   const flat = query.replace(/\s+/g, " ").trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;

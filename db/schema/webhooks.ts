@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 import { payments } from "./payments";
@@ -63,10 +64,23 @@ export const webhookEvents = pgTable(
   },
   (t) => [
     index("webhook_events_business_idx").on(t.businessId, t.createdAt),
+    // The log's pages (newest id first, decision 0058): a business's events in id order.
+    index("webhook_events_business_id_idx").on(t.businessId, t.id),
     index("webhook_events_status_idx").on(t.businessId, t.status, t.createdAt),
+    // The overview's failing deliveries: only those events, in id order (decision 0058).
+    index("webhook_events_failing_idx").on(t.businessId, t.id).where(failingEvent(t)),
     uniqueIndex("webhook_events_dedupe_idx").on(t.businessId, t.dedupeKey),
   ],
 );
+
+/**
+ * An event whose delivery failed: for good, or its last attempt failed and it waits for a retry.
+ * Written with constants, so that it is the predicate of webhook_events_failing_idx and a query
+ * carrying it is served by that index (a parameter would not prove the index's predicate).
+ */
+export function failingEvent(t: { status: AnyPgColumn; lastError: AnyPgColumn }) {
+  return sql`(${t.status} = 'failed' or (${t.status} = 'pending' and ${t.lastError} is not null))`;
+}
 
 export const webhookDeliverySources = ["delivery", "listen"] as const;
 

@@ -143,7 +143,8 @@ describe("getOverview", () => {
     const otherHeld = await newSession(other);
     await helperPay(other, otherHeld.session_id, { card_number: heldForReview });
 
-    // Webhook events as the delivery job leaves them: one failed for good, one retrying, one delivered.
+    // Webhook events as the delivery job leaves them: one failed for good, one retrying, one delivered,
+    // one not attempted yet.
     const event = (status: "failed" | "pending" | "delivered", lastError: string | null, businessId = biz.business.id) => ({
       id: newId("event"),
       businessId,
@@ -157,7 +158,13 @@ describe("getOverview", () => {
     });
     const failed = event("failed", "HTTP 500");
     const retrying = event("pending", "timeout");
-    await testDb().insert(webhookEvents).values([failed, retrying, event("delivered", null), event("failed", "HTTP 500", other.business.id)]);
+    await testDb().insert(webhookEvents).values([
+      failed,
+      retrying,
+      event("delivered", null),
+      event("pending", null),
+      event("failed", "HTTP 500", other.business.id),
+    ]);
 
     const overview = await getOverview(testDb(), biz.business.id, { days: 7 });
     expect(overview.currency).toBe("USD");

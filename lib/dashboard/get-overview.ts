@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, payments, sessions, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { businesses, failingEvent, payments, sessions, webhookEvents, type WebhookEvent } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
 import { getBalances } from "@/lib/ledger/get-balances";
@@ -79,15 +79,8 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
     db
       .select()
       .from(webhookEvents)
-      .where(
-        and(
-          eq(webhookEvents.businessId, businessId),
-          or(
-            eq(webhookEvents.status, "failed"),
-            and(inArray(webhookEvents.status, ["pending"]), isNotNull(webhookEvents.lastError)),
-          ),
-        ),
-      )
+      // failingEvent: the predicate of webhook_events_failing_idx, walked in id order.
+      .where(and(eq(webhookEvents.businessId, businessId), failingEvent(webhookEvents)))
       .orderBy(desc(webhookEvents.id))
       .limit(10),
   ]);
