@@ -19,6 +19,7 @@ import {
 import { setTestHandle, testHandle } from "@/test/helpers";
 import { openPreparedDatabase } from "./embedded";
 import { runCliCommand } from "./run-cli-command";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 // `kassa backup` through a running server under load (and beside an open transaction), then
 // `kassa restore` into a fresh DATA_DIR: the copy is consistent and holds the same money. Always
@@ -112,6 +113,7 @@ function startServer(env: NodeJS.ProcessEnv): Server {
 async function paymentsIn(dataDir: string) {
   // This test process seals secrets with its ENCRYPTION_KEY: give the data directory that key.
   fs.mkdirSync(dataDir, { recursive: true });
+  migratedDataDir(dataDir);
   fs.writeFileSync(path.join(dataDir, "encryption.key"), process.env.ENCRYPTION_KEY!, { mode: 0o600 });
   const handle = await openPreparedDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
   const previous = setTestHandle(handle)!;
