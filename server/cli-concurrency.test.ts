@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { testHandle } from "@/test/helpers";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..");
@@ -56,7 +57,7 @@ afterEach(async () => {
 });
 
 async function serverOnFreshDataDir() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-cli-conc-"));
+  const dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), "kassa-cli-conc-")));
   const env = environment(dataDir);
   const server = startServer(env);
   cleanups.push(

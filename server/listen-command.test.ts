@@ -115,6 +115,8 @@ describe("kassa listen", () => {
     await paid(biz);
     await until("the next one", () => local.ids.length === 3);
     expect(new Set(local.ids).size).toBe(3);
+    // Its line follows the endpoint's answer: wait for it, then none more than one per event.
+    await until("its line", () => lines.filter((l) => l.includes("-> ")).length >= 3);
     expect(lines.filter((l) => l.includes("-> ")).length).toBe(3);
   }, 120_000);
 

@@ -5,10 +5,9 @@ import path from "node:path";
 import readline from "node:readline";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
 import { resetEnv } from "@/lib/env";
-import { testHandle } from "@/test/helpers";
 import { currentOwner, lockPath } from "./data-dir-lock";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 // Issue 22: a server SIGKILLed as PID 1 (a container, any PID namespace) left a lock naming pid 1,
 // which every later PID 1 took for a live holder, so no restart ever worked. The server here is
@@ -36,11 +35,9 @@ const children: ReturnType<typeof spawn>[] = [];
 const previous = process.env.DATA_DIR;
 beforeEach(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-restart-"));
-  // A copy of this file's migrated database: a fresh directory's initdb alone takes seconds.
-  if (!process.env.DATABASE_URL) {
-    const dump = await testHandle().pglite!.dumpDataDir("none");
-    await (await openDatabase({ kind: "pglite", dataDir, loadDataDir: dump })).close();
-  }
+  // A migrated database in DATA_DIR/pglite, where the servers open it: a fresh directory's initdb
+  // and migrations alone take seconds.
+  migratedDataDir(dataDir);
   env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error" };
   delete env.DATABASE_URL;
   // This process reads the same lock, as a CLI would.

@@ -12,6 +12,7 @@ import { readProviderConfig } from "@/lib/providers/provider-config";
 import type { StripeProviderConfig } from "@/lib/providers/stripe/stripe-config";
 import { api, createTestBusiness, loadApi, testDb } from "@/test/helpers";
 import { setupIncompleteExitCode, stripeConnectCommand } from "./stripe-connect-command";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 // The merchant's Stripe account is an emulator account, reached through STRIPE_API_BASE as the
 // CLI reaches it in tests.
@@ -132,7 +133,7 @@ describe("stripe connect (command function)", () => {
 describe.skipIf(!!process.env.DATABASE_URL)("npx kassa stripe connect (its own process)", () => {
   const run = promisify(execFile);
   const bin = path.resolve(import.meta.dirname, "..", "bin", "kassa.mjs");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-stripe-cli-"));
+  const dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), "kassa-stripe-cli-")));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   async function kassa(...args: string[]) {

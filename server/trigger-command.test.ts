@@ -12,6 +12,7 @@ import { startLoopbackReceiver } from "@/lib/webhooks/testing/loopback-receiver"
 import { runJobs, withLoopbackApi, withSubscriptionProviders } from "@/lib/subscriptions/testing/subscription-fixtures";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { runCommand } from "./run-command";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 // `npx kassa trigger`: every kind makes a real event through the real services, in a sandbox
 // business; the sandbox Stripe account's callbacks reach the API on a loopback port.
@@ -97,7 +98,7 @@ describe("kassa trigger", () => {
 // The CLI on its own embedded database (no server): it runs the jobs itself and exits.
 describe.runIf(!process.env.DATABASE_URL)("npx kassa trigger, without a server", () => {
   it("expired: the expiry job runs in the CLI, the JSON names the event, the process exits", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-trigger-cli-"));
+    const dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), "kassa-trigger-cli-")));
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "error" };
     delete env.DATABASE_URL;
     const bin = path.resolve(import.meta.dirname, "..", "bin", "kassa.mjs");

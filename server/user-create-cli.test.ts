@@ -6,10 +6,11 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { runCliCommand } from "./run-cli-command";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, "..", "bin", "kassa.mjs");
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-user-cli-test-"));
+const dataDir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), "kassa-user-cli-test-")));
 
 /** Runs `npx kassa …` in its own process on its own embedded database, as server/cli.test.ts does. */
 async function kassa(...args: string[]) {

@@ -25,6 +25,11 @@ export default async function setup(project: TestProject) {
     await handle.close();
     fs.writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()));
     project.provide("pgliteSnapshot", snapshot);
+    // The same database as a data directory on disk, which tests copy into the DATA_DIR of the
+    // processes they start (test/migrated-data-dir.ts).
+    const template = path.join(dir, "pglite");
+    await (await openDatabase({ kind: "pglite", dataDir: template, loadDataDir: dump })).close();
+    project.provide("pgliteDataDirTemplate", template);
     return () => fs.rmSync(dir, { recursive: true, force: true });
   }
   const template = templateName(runId);
@@ -45,5 +50,7 @@ declare module "vitest" {
     runId: string;
     /** On PGlite: the migrated data directory's dump (a tar file) each test file loads. */
     pgliteSnapshot?: string;
+    /** On PGlite: the same database as a closed data directory, for test/migrated-data-dir.ts. */
+    pgliteDataDirTemplate?: string;
   }
 }

@@ -4,8 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
-import { testHandle } from "@/test/helpers";
+import { migratedDataDir } from "@/test/migrated-data-dir";
 
 // Issue 22: after a kill -9 during a pay call, the payer's retries answered "in progress" (409)
 // for 60 to 90 s, until the dead process's heartbeat timed out and a reconciliation pass came.
@@ -38,9 +37,9 @@ describe.skipIf(process.env.DATABASE_URL)("a payer's retry after a crash and res
   it("gets the settled result within seconds, not after the heartbeat timeout", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-restart-pay-"));
     try {
-      // A copy of this file's migrated database: a fresh directory's initdb alone takes seconds.
-      const dump = await testHandle().pglite!.dumpDataDir("none");
-      await (await openDatabase({ kind: "pglite", dataDir, loadDataDir: dump })).close();
+      // A migrated database in DATA_DIR/pglite, where the servers open it: a fresh directory's
+      // initdb and migrations alone take seconds.
+      migratedDataDir(dataDir);
 
       const crash = start(dataDir, ["crash"]);
       const { key, session } = (await crash.next()) as { key: string; session: string };
