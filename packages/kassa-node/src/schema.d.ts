@@ -7206,7 +7206,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The key is revoked (`api_key_revoked`), expired (`api_key_expired`) or already rolled (`api_key_already_rolled`); it authenticates this request and would end at once (`api_key_in_use`); or the Idempotency-Key was used with another request. */
+      /** @description The key is revoked (`api_key_revoked`), expired (`api_key_expired`) or already rolled (`api_key_already_rolled`); it authenticates this request and would end at once (`api_key_in_use`); the business has 20 usable keys and the old key would keep working beside its replacement (`api_key_limit_reached`: roll with `expires_in_seconds` 0, or revoke a key); or the Idempotency-Key was used with another request. */
       409: {
         headers: {
           [name: string]: unknown;
