@@ -12,6 +12,19 @@ import { createApiKey } from "./api-keys";
 export const maxUsableApiKeys = 20;
 
 /**
+ * 409 api_key_limit_reached when the business's (locked) keys hold `maxUsableApiKeys` usable ones
+ * (active, or expiring in a roll's overlap): one more would pass the limit. `remedy` ends the message.
+ */
+export function refuseAtKeyLimit(keys: { status: string }[], remedy: string): void {
+  const usable = keys.filter((k) => k.status === "active" || k.status === "expiring").length;
+  if (usable >= maxUsableApiKeys)
+    throw new ConflictError(
+      "api_key_limit_reached",
+      `A business may have at most ${maxUsableApiKeys} usable API keys; ${remedy}`,
+    );
+}
+
+/**
  * POST /api-keys: a new key of the business, answered once in clear (`key`); only its digest is
  * stored. Refused past `maxUsableApiKeys` usable keys, so a leaked key cannot mint keys without end.
  */
@@ -22,12 +35,7 @@ export async function issueApiKey(
 ): Promise<CreatedApiKeyView> {
   return db.transaction(async (tx) => {
     const keys = await lockBusinessKeys(tx, businessId);
-    const usable = keys.filter((k) => k.status === "active" || k.status === "expiring").length;
-    if (usable >= maxUsableApiKeys)
-      throw new ConflictError(
-        "api_key_limit_reached",
-        `A business may have at most ${maxUsableApiKeys} usable API keys; revoke one first`,
-      );
+    refuseAtKeyLimit(keys, "revoke one first");
     const [business] = await tx
       .select({ id: businesses.id, mode: businesses.mode })
       .from(businesses)

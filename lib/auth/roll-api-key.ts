@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { findApiKey, lockBusinessKeys } from "./api-key-rows";
 import type { RolledApiKeyView } from "./api-key-schemas";
 import { createApiKey } from "./api-keys";
-import { maxUsableApiKeys } from "./issue-api-key";
+import { refuseAtKeyLimit } from "./issue-api-key";
 import { refuseToChange } from "./revoke-api-key";
 
 export type RollOptions = {
@@ -44,12 +44,8 @@ export async function rollApiKey(
       );
     // With an overlap the old key stays usable beside its replacement: one more usable key, so a
     // leaked key cannot roll itself (then its replacement, …) into keys without end.
-    const usable = keys.filter((k) => k.status === "active" || k.status === "expiring").length;
-    if (options.expiresInSeconds > 0 && usable >= maxUsableApiKeys)
-      throw new ConflictError(
-        "api_key_limit_reached",
-        `A business may have at most ${maxUsableApiKeys} usable API keys; roll this key with expires_in_seconds 0, or revoke a key first`,
-      );
+    if (options.expiresInSeconds > 0)
+      refuseAtKeyLimit(keys, "roll this key with expires_in_seconds 0, or revoke a key first");
     const [business] = await tx
       .select({ id: businesses.id, mode: businesses.mode })
       .from(businesses)
