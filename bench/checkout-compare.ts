@@ -4,7 +4,7 @@
 // machine only figures measured side by side compare. This tree is built if needed; the other
 // must be built already (`npm run build` there).
 //   BENCH_LIGHTHOUSE_RUNS (5 per tree); BENCH_PORT: A's port, B's is the next one (else free ones);
-//   BENCH_REPORTS: a directory to write each run's whole Lighthouse report to (JSON).
+//   BENCH_REPORTS: a directory to write each run's whole Lighthouse report (JSON) and trace to.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -71,7 +71,7 @@ export async function checkoutLighthouseRuns(
   return results;
 }
 
-/** `saveReport`: a path to write Lighthouse's whole JSON report to (its diagnostics). */
+/** `saveReport`: a path to write Lighthouse's whole JSON report to (its diagnostics), the trace beside it. */
 export async function checkoutLighthouse(
   url: string,
   saveReport?: string,
@@ -88,7 +88,12 @@ export async function checkoutLighthouse(
     });
     if (!result) throw new Error("Lighthouse returned no result");
     const { lhr } = result;
-    if (saveReport) fs.writeFileSync(saveReport, JSON.stringify(lhr));
+    if (saveReport) {
+      fs.writeFileSync(saveReport, JSON.stringify(lhr));
+      // Beside the report, the run's trace (what lantern's simulation was built from).
+      const trace = (result.artifacts as { Trace?: unknown }).Trace;
+      if (trace) fs.writeFileSync(saveReport.replace(/\.json$/, "") + ".trace.json", JSON.stringify(trace));
+    }
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => {
       const value = lhr.audits[id]?.numericValue;

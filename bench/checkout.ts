@@ -5,7 +5,7 @@
 // tasks and main-thread work of the run with the median TBT.
 //   BENCH_LIGHTHOUSE_RUNS (5); BENCH_SCROLLBARS=1: Chromium shows its scrollbars (decision 0033
 //   seventh pass); BENCH_PORT: the server's port (else a free one);
-//   BENCH_REPORTS: a directory to write each run's whole Lighthouse report to (JSON).
+//   BENCH_REPORTS: a directory to write each run's whole Lighthouse report (JSON) and trace to.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
