@@ -83,7 +83,7 @@ async function build(entry, name, manifestFile) {
   const inputs = [...Object.keys(result.metafile.inputs), builder, "tsconfig.json", "package.json"].map((file) => {
     const stat = fs.statSync(path.join(root, file));
     // Changed while being bundled: this build may hold either version, so the next run rebuilds.
-    if (stat.mtimeMs >= started) throw new Error(`${file} changed during the build`);
+    if (stat.mtimeMs > started) throw new Error(`${file} changed during the build`);
     return [file, stat.mtimeMs, stat.size];
   });
   const main = Object.keys(result.metafile.outputs).find((file) => result.metafile.outputs[file].entryPoint);
