@@ -20,6 +20,7 @@ import { setTestHandle, testHandle } from "@/test/helpers";
 import { openPreparedDatabase } from "./embedded";
 import { runCliCommand } from "./run-cli-command";
 import { migratedDataDir } from "@/test/migrated-data-dir";
+import { nodeEntryArgs } from "@/test/node-entry";
 
 // `kassa backup` through a running server under load (and beside an open transaction), then
 // `kassa restore` into a fresh DATA_DIR: the copy is consistent and holds the same money. Always
@@ -91,7 +92,7 @@ type Server = {
 };
 
 function startServer(env: NodeJS.ProcessEnv): Server {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/test-command-server.ts"], {
+  const child = spawn(process.execPath, nodeEntryArgs("server/test-command-server.ts"), {
     cwd: root,
     env,
   });

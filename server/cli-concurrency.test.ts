@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { testHandle } from "@/test/helpers";
 import { migratedDataDir } from "@/test/migrated-data-dir";
+import { nodeEntryArgs } from "@/test/node-entry";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,7 +27,7 @@ function environment(dataDir: string): NodeJS.ProcessEnv {
 type Server = { child: ChildProcessWithoutNullStreams; next: () => Promise<Record<string, unknown>>; send: (line: string) => void };
 
 function startServer(env: NodeJS.ProcessEnv): Server {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/test-command-server.ts"], { cwd: root, env });
+  const child = spawn(process.execPath, nodeEntryArgs("server/test-command-server.ts"), { cwd: root, env });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { currentOwner, lockPath } from "./data-dir-lock";
 import { migratedDataDir } from "@/test/migrated-data-dir";
+import { nodeEntryArgs } from "@/test/node-entry";
 
 // Issue 22: a server SIGKILLed as PID 1 (a container, any PID namespace) left a lock naming pid 1,
 // which every later PID 1 took for a live holder, so no restart ever worked. The server here is
@@ -53,7 +54,7 @@ afterEach(async () => {
 
 /** A server process, in a PID namespace of its own (as PID 1) or not. `--kill-child`: killing unshare kills it. */
 function startServer(namespace: boolean) {
-  const server = ["--import", "tsx", "server/test-command-server.ts"];
+  const server = nodeEntryArgs("server/test-command-server.ts");
   const child = namespace
     ? spawn("unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, ...server], { cwd: root, env })
     : spawn(process.execPath, server, { cwd: root, env });

@@ -9,6 +9,7 @@ import readline from "node:readline";
 import type { DatabaseHandle } from "@/db/client";
 import { getDb } from "@/lib/db";
 import { testHandle } from "@/test/helpers";
+import { nodeEntryArgs } from "@/test/node-entry";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -23,7 +24,7 @@ export async function startTestServer(extraEnv: Record<string, string>): Promise
     await getDb(); // this file's database, opened on first use (test/setup-file.ts)
     env.DATABASE_URL = (testHandle() as DatabaseHandle & { url: string }).url;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "server/test-http-server.ts"], { cwd: root, env });
+  const child = spawn(process.execPath, nodeEntryArgs("server/test-http-server.ts"), { cwd: root, env });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const stop = () => {

@@ -6,6 +6,7 @@ import type { TestProject } from "vitest/node";
 import { openDatabase } from "@/db/client";
 import { prepareDatabase } from "@/lib/prepare-database";
 import { templateName, withDatabase } from "./database";
+import { buildChildEntries } from "./node-entry";
 
 /**
  * One migrated database per run, copied by every test file: with DATABASE_URL a template database
@@ -15,6 +16,8 @@ import { templateName, withDatabase } from "./database";
 export default async function setup(project: TestProject) {
   const runId = `${process.pid}`;
   project.provide("runId", runId);
+  // The bundles of the CLI and the test servers that tests start as processes (test/node-entry.ts).
+  const bundles = buildChildEntries();
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-test-pglite-"));
@@ -30,6 +33,7 @@ export default async function setup(project: TestProject) {
     const template = path.join(dir, "pglite");
     await (await openDatabase({ kind: "pglite", dataDir: template, loadDataDir: dump })).close();
     project.provide("pgliteDataDirTemplate", template);
+    await bundles;
     return () => fs.rmSync(dir, { recursive: true, force: true });
   }
   const template = templateName(runId);
@@ -39,6 +43,7 @@ export default async function setup(project: TestProject) {
   const handle = await openDatabase({ kind: "postgres", url: withDatabase(serverUrl, template), max: 1 });
   await prepareDatabase(handle);
   await handle.close();
+  await bundles;
   return async () => {
     await admin.unsafe(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
     await admin.end();

@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from "@/db/client";
 import { payments, webhookEvents } from "@/db/schema";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
 import { testHandle } from "@/test/helpers";
+import { nodeEntryArgs } from "@/test/node-entry";
 
 // The crash test of issue 12: Kassa instances SIGKILLed while paying sessions under load (one of
 // them right between a Stripe charge and its settlement), then one surviving instance. Afterwards
@@ -35,7 +36,7 @@ function childEnv(extra: Record<string, string> = {}) {
 }
 
 function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, [...nodeEntryArgs(script), ...args], {
     cwd: root,
     env: childEnv(env),
     stdio: ["ignore", "pipe", "inherit"],

@@ -5,6 +5,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { describe, expect, it } from "vitest";
 import { migratedDataDir } from "@/test/migrated-data-dir";
+import { nodeEntryArgs } from "@/test/node-entry";
 
 // Issue 22: after a kill -9 during a pay call, the payer's retries answered "in progress" (409)
 // for 60 to 90 s, until the dead process's heartbeat timed out and a reconciliation pass came.
@@ -20,7 +21,7 @@ function start(dataDir: string, args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", API_BASE_URL: "http://127.0.0.1:9/api" };
   for (const name of ["DATABASE_URL", "INSTANCE_HEARTBEAT_SECONDS", "RECONCILE_INTERVAL_SECONDS"]) delete env[name];
   env.INSTANCE_TIMEOUT_SECONDS = "600";
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeEntryArgs(script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();

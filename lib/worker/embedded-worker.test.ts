@@ -19,6 +19,7 @@ import {
   type Reply,
 } from "@/lib/webhooks/testing/loopback-receiver";
 import { testDb, testHandle } from "@/test/helpers";
+import { nodeEntryArgs } from "@/test/node-entry";
 import { startEmbeddedWorker, type EmbeddedWorker, type EmbeddedWorkerOptions } from "./embedded-worker";
 
 // An attempt's timeout far above any answer's time even on a starved machine: a timed-out attempt
@@ -367,8 +368,8 @@ describe.runIf(process.env.DATABASE_URL)("embedded worker in another process (Po
     const root = path.resolve(import.meta.dirname, "../..");
     const child = spawn(
       process.execPath,
-      // node itself with tsx as a loader (the tsx CLI would run the script in a grandchild).
-      ["--import", "tsx", path.join(root, "lib/worker/testing/worker-process.ts"), url, "1000"],
+      // node itself, on the bundle or with tsx as a loader (the tsx CLI would run it in a grandchild).
+      [...nodeEntryArgs("lib/worker/testing/worker-process.ts"), url, "1000"],
       { cwd: root, env: { ...process.env, LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "inherit"] },
     );
     const exited = new Promise((resolve) => child.on("exit", resolve));
