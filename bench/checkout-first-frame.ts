@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { buildIfNeeded } from "@/server/build";
-import { checkoutChromiumFlags } from "./checkout-lighthouse";
+import { benchChromiumPath, checkoutChromiumFlags } from "./checkout-lighthouse";
 import { createBenchSession, freePort, killAll, startKassa } from "./processes";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -46,7 +46,7 @@ function startControl(listenPort: number): Promise<http.Server> {
 
 /** One Lighthouse run with the compositor's categories; the figures of the header comment. */
 async function probe(url: string): Promise<string> {
-  const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const chromePath = benchChromiumPath();
   const chrome = await launch({
     chromePath,
     chromeFlags: checkoutChromiumFlags(scrollbars),

@@ -6,7 +6,7 @@
 // and whether it laid out; then the renderer main thread's events of 2 ms or more up to the
 // observed LCP. Lantern keeps a request that ended before the observed LCP, and drops a script's
 // only when its evaluation began after it in a task of 10 ms or more (shorter tasks are pruned).
-//   BENCH_LIGHTHOUSE_RUNS (3); BENCH_PORT: Kassa's port (else a free one).
+//   BENCH_LIGHTHOUSE_RUNS (3); BENCH_PORT: Kassa's port (else a free one); CHROMIUM_PATH.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +15,7 @@ import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import * as Lantern from "lighthouse/core/lib/lantern/lantern.js";
 import { buildIfNeeded } from "@/server/build";
-import { checkoutChromiumFlags } from "./checkout-lighthouse";
+import { benchChromiumPath, checkoutChromiumFlags } from "./checkout-lighthouse";
 import { createBenchSession, killAll, startKassa } from "./processes";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -46,7 +46,7 @@ function describeNode(node: GraphNode, timing: Timing, navigationStart: number):
 }
 
 async function run(url: string): Promise<void> {
-  const chrome = await launch({ chromePath: "/usr/bin/chromium", chromeFlags: checkoutChromiumFlags(), logLevel: "silent" });
+  const chrome = await launch({ chromePath: benchChromiumPath(), chromeFlags: checkoutChromiumFlags(), logLevel: "silent" });
   try {
     const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
     if (!result) throw new Error("Lighthouse returned no result");

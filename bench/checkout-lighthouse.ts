@@ -71,12 +71,15 @@ export async function checkoutLighthouseRuns(
   return results;
 }
 
+/** The Chromium every checkout bench launches: CHROMIUM_PATH, else Debian's. */
+export const benchChromiumPath = (): string => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
 /** `saveReport`: a path to write Lighthouse's whole JSON report to (its diagnostics), the trace beside it. */
 export async function checkoutLighthouse(
   url: string,
   saveReport?: string,
 ): Promise<CheckoutLighthouse | Skipped> {
-  const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const chromePath = benchChromiumPath();
   if (!fs.existsSync(chromePath)) return { skipped: `no Chromium at ${chromePath} (set CHROMIUM_PATH)` };
   const chrome = await launch({ chromePath, chromeFlags: checkoutChromiumFlags(), logLevel: "silent" });
   try {
