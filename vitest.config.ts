@@ -22,6 +22,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // A worker runs its files one after another with the modules it loaded kept: each file's
+    // start-up was most of a file's CPU (docs/decisions/0042). Each file still gets its own
+    // database; test/setup-file.ts undoes what a file changed in the process (environment,
+    // emulator, timers, spies), and a file that stands in for a module with vi.mock resets the
+    // module graph first.
+    isolate: false,
     // Vitest's default (one worker fewer than the cores) is a single worker on a 2-core machine, where
     // most files wait on a database, a child process or a socket: three keep both cores busy.
     maxWorkers: Math.max(3, os.availableParallelism() - 1),

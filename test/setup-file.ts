@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, inject, vi } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { jobKinds } from "@/db/schema/jobs";
 import { installDatabaseOpener, uninstallDatabase } from "@/lib/db-holder";
@@ -52,11 +52,34 @@ beforeAll(async ({}, suite) => {
   if (usesTestHelpers.test(fs.readFileSync(suite.file.filepath, "utf8"))) await open();
 });
 
+// Vitest runs a worker's files one after another in one process, sharing its modules
+// (vitest.config.ts: isolate false): what a file changed in the process is undone when it ends.
+const envAtStart = { ...process.env };
+const emulatorKey = Symbol.for("kassa.sandboxStripeEmulator");
+const sandboxEndpointsKey = Symbol.for("kassa.sandboxStripeEndpoints");
+
+async function undoProcessChanges(): Promise<void> {
+  const shared = globalThis as Record<symbol, unknown>;
+  if (shared[emulatorKey]) {
+    const { stopSandboxEmulator } = await import("@/lib/providers/stripe/sandbox-emulator");
+    await stopSandboxEmulator();
+  }
+  (shared[sandboxEndpointsKey] as Map<string, unknown> | undefined)?.clear();
+  for (const name of Object.keys(process.env)) if (!(name in envAtStart)) delete process.env[name];
+  Object.assign(process.env, envAtStart);
+  resetEnv();
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+}
+
 afterAll(async ({}, suite) => {
   // CI's PGlite pass lists the files that opened a database; its PostgreSQL pass runs those (and
   // the files that start processes of their own), as the others cannot meet the database.
   const log = process.env.KASSA_TEST_DATABASE_FILES;
   if (log && opened) fs.appendFileSync(log, `${path.relative(process.cwd(), suite.file.filepath)}\n`);
+  await undoProcessChanges();
   uninstallDatabase();
   setTestHandle(null);
   if (opened) await (await opened).close();

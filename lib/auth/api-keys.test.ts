@@ -18,6 +18,8 @@ import { api, createTestBusiness, sessionBody, testDb } from "@/test/helpers";
 const stableHeaders = (headers: Headers) => allStableHeaders(headers).filter(([name]) => !name.startsWith("access-control-"));
 
 // Counts digests without changing them: the only stand-in in this file.
+// Files share a worker's modules (vitest.config.ts): a fresh graph lets the stand-in reach them.
+vi.hoisted(() => vi.resetModules());
 const digests = vi.hoisted(() => ({ count: 0 }));
 vi.mock("@/lib/crypto", async (importOriginal) => {
   const actual = await importOriginal<typeof Crypto>();

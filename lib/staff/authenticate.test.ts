@@ -8,6 +8,8 @@ import { createUser } from "./create-user";
 import { LoginRateLimitedError } from "./errors";
 
 // Records each password verification without changing it: the only stand-in in this file.
+// Files share a worker's modules (vitest.config.ts): a fresh graph lets the stand-in reach them.
+vi.hoisted(() => vi.resetModules());
 const verifications = vi.hoisted(() => ({ seen: [] as { params: string; length: number }[] }));
 vi.mock("@node-rs/argon2", async (importOriginal) => {
   const actual = await importOriginal<typeof Argon2>();
