@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, inject, vi } from "vitest";
@@ -10,6 +11,10 @@ import { registerApiRouter } from "@/lib/api/register-router";
 import { resetEnv } from "@/lib/env";
 import { setTestHandle } from "./test-handle";
 
+// What Next's server sets before it loads its modules (next/dist/server/node-environment-baseline):
+// a file that loads Next's request storage without starting Next (Auth.js's routes) would
+// otherwise leave the worker a stand-in that throws once a later file starts Next in it.
+(globalThis as { AsyncLocalStorage?: unknown }).AsyncLocalStorage ??= AsyncLocalStorage;
 process.env.ENCRYPTION_KEY ??= "0".repeat(64);
 process.env.LOG_LEVEL ??= "error";
 (process.env as Record<string, string>).NODE_ENV = "test";
