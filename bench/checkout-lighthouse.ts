@@ -74,6 +74,9 @@ export async function checkoutLighthouseRuns(
 /** The Chromium every checkout bench launches: CHROMIUM_PATH, else Debian's. */
 export const benchChromiumPath = (): string => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** A layout shift score as the goal (0) reads it: "0" only when there was none, else two significant digits. */
+export const formatCls = (cls: number): string => (cls === 0 ? "0" : cls.toPrecision(2));
+
 /** `saveReport`: a path to write Lighthouse's whole JSON report to (its diagnostics), the trace beside it. */
 export async function checkoutLighthouse(
   url: string,
