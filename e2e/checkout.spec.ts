@@ -27,6 +27,27 @@ test("the checkout page shows a new session's merchant, items and total", async 
   await expectAccessible(page);
 });
 
+test("a wallet button's icon stays where it is whether or not its label has been parsed yet", async ({ page, request, business }) => {
+  // A frame can be painted while the parser has stopped between a wallet button's icon and its
+  // label; the label's arrival must not move the icon, or Lighthouse counts a layout shift
+  // (decision 0033, ninth pass).
+  const id = await createSession(request, business);
+  await page.goto(`/checkout/${id}`);
+  const button = page.getByRole("button", { name: "Pay with Google Pay" });
+  await expect(button).toBeVisible();
+  const place = await button.evaluate((element) => {
+    const rect = () => {
+      const r = element.querySelector("img")!.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    const withLabel = rect();
+    for (const node of [...element.childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
+    return { withLabel, withoutLabel: rect() };
+  });
+  expect(place.withLabel.width).toBe(20);
+  expect(place.withoutLabel).toEqual(place.withLabel);
+});
+
 test("a session forcing a method offers only that method", async ({ page, request, business }) => {
   const id = await createSession(request, business, { paymentMethodId: "stripe_credit" });
   await page.goto(`/checkout/${id}`);
