@@ -23,7 +23,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     // A worker runs its files one after another with the modules it loaded kept: each file's
-    // start-up was most of a file's CPU (docs/decisions/0042). Each file still gets its own
+    // start-up was most of a file's CPU (docs/decisions/0041). Each file still gets its own
     // database; test/setup-file.ts undoes what a file changed in the process (environment,
     // emulator, timers, spies), and a file that stands in for a module with vi.mock resets the
     // module graph first.
