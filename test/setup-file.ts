@@ -60,16 +60,11 @@ beforeAll(async ({}, suite) => {
 // Vitest runs a worker's files one after another in one process, sharing its modules
 // (vitest.config.ts: isolate false): what a file changed in the process is undone when it ends.
 const envAtStart = { ...process.env };
-const emulatorKey = Symbol.for("kassa.sandboxStripeEmulator");
-const sandboxEndpointsKey = Symbol.for("kassa.sandboxStripeEndpoints");
 
 async function undoProcessChanges(): Promise<void> {
-  const shared = globalThis as Record<symbol, unknown>;
-  if (shared[emulatorKey]) {
-    const { stopSandboxEmulator } = await import("@/lib/providers/stripe/sandbox-emulator");
-    await stopSandboxEmulator();
-  }
-  (shared[sandboxEndpointsKey] as Map<string, unknown> | undefined)?.clear();
+  // The sandbox emulator a file started holds that file's database.
+  const { stopSandboxEmulator } = await import("@/lib/providers/stripe/sandbox-emulator");
+  await stopSandboxEmulator();
   for (const name of Object.keys(process.env)) if (!(name in envAtStart)) delete process.env[name];
   Object.assign(process.env, envAtStart);
   resetEnv();

@@ -14,12 +14,14 @@ import type { CardProvider, PaymentProvider, RedirectProvider } from "./types";
 
 type BusinessRef = Pick<Business, "id" | "mode">;
 
-// Sandbox endpoints ensured in this process, per emulator and URL (on globalThis: the server's
-// modules and Next's bundles share it, so one endpoint is created, not one per module copy).
+// Sandbox endpoints ensured in this process, per emulator, then per URL and business (on
+// globalThis: the server's modules and Next's bundles share it, so one endpoint is created, not one
+// per module copy). Keyed by the emulator itself: a stopped emulator's entries go with it, and a
+// new emulator that happens to get the old one's port starts with none.
 const ensuredKey = Symbol.for("kassa.sandboxStripeEndpoints");
-const ensured = ((globalThis as Record<symbol, unknown>)[ensuredKey] ??= new Map()) as Map<
-  string,
-  Promise<void>
+const ensured = ((globalThis as Record<symbol, unknown>)[ensuredKey] ??= new WeakMap()) as WeakMap<
+  object,
+  Map<string, Promise<void>>
 >;
 
 /**
@@ -31,14 +33,16 @@ export async function stripeFor(db: Db, business: BusinessRef): Promise<Stripe> 
     const emulator = await sandboxEmulator();
     const stripe = stripeClient(sandboxStripeKey(business.id), emulator.stripeConfig);
     const url = sandboxStripeWebhookUrl();
-    const memo = `${emulator.url}|${url}|${business.id}`;
-    let ready = ensured.get(memo);
+    let onEmulator = ensured.get(emulator);
+    if (!onEmulator) ensured.set(emulator, (onEmulator = new Map()));
+    const memo = `${url}|${business.id}`;
+    let ready = onEmulator.get(memo);
     if (!ready) {
       ready = ensureStripeEndpoint(db, business.id, stripe, { emulatorUrl: emulator.url }, url).then(
         () => undefined,
       );
-      ensured.set(memo, ready);
-      ready.catch(() => ensured.delete(memo));
+      onEmulator.set(memo, ready);
+      ready.catch(() => onEmulator.delete(memo));
     }
     await ready;
     return stripe;
