@@ -13,6 +13,9 @@ const nextConfig: NextConfig = {
     "esbuild",
   ],
   poweredByHeader: false,
+  // The server compresses Next's answers itself (server/page-handler.ts), after rewriting the
+  // checkout's HTML; compressing here too would hand it compressed bytes.
+  compress: false,
   typedRoutes: false,
   // The server bounds every request body per route before Next reads it (server/body-limit.ts:
   // 1 MB for server actions, a little more for the logo form); Next's own limit, above those, would

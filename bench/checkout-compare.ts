@@ -32,12 +32,13 @@ function summary(side: Side): string {
   const r = side.results;
   const lcp = median(r.map((x) => x.lcpMs));
   const tbt = median(r.map((x) => x.tbtMs));
+  const tti = median(r.map((x) => x.ttiMs));
   const elements = [...new Set(r.map((x) => x.lcpElement ?? "?"))].join(" | ");
   const cpu = (pick: (c: NonNullable<CheckoutLighthouse["cpu"]>) => number) =>
     median(r.flatMap((x) => (x.cpu ? [pick(x.cpu)] : []))).toFixed(0);
   const frames = r.flatMap((x) => (x.firstFrame ? [x.firstFrame] : []));
   const late = `first frame presented late (> 0.5 s after its paint) in ${frames.filter((f) => f.late).length} of ${frames.length} runs`;
-  return `${side.label}: ${late}; median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, CLS max ${formatCls(Math.max(...r.map((x) => x.cls)))}; main-thread CPU ${cpu((c) => c.mainMs)} ms, largest task ${cpu((c) => c.largestTaskMs)} ms, CPU blocking at 4× ${cpu((c) => c.blockingAt4xMs)} ms; LCP elements: ${elements}`;
+  return `${side.label}: ${late}; median of ${r.length}: LCP ${(lcp / 1000).toFixed(2)} s, TBT ${tbt.toFixed(0)} ms, TTI ${(tti / 1000).toFixed(2)} s, CLS max ${formatCls(Math.max(...r.map((x) => x.cls)))}; main-thread CPU ${cpu((c) => c.mainMs)} ms, largest task ${cpu((c) => c.largestTaskMs)} ms, CPU blocking at 4× ${cpu((c) => c.blockingAt4xMs)} ms; LCP elements: ${elements}`;
 }
 
 async function main() {
@@ -83,7 +84,7 @@ async function main() {
           ? `main-thread CPU ${cpu.mainMs.toFixed(0)} ms, largest task ${cpu.largestTaskMs.toFixed(1)} ms, CPU blocking at 4× ${cpu.blockingAt4xMs.toFixed(0)} ms`
           : "no trace";
         console.log(
-          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${formatCls(result.cls)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB; ${frameText}${cpuText} (load before ${before})`,
+          `run ${run} ${index ? "B" : "A"}: LCP ${(result.lcpMs / 1000).toFixed(2)} s, TBT ${result.tbtMs.toFixed(0)} ms, TTI ${(result.ttiMs / 1000).toFixed(2)} s, CLS ${formatCls(result.cls)}, JS ${(result.scriptBytes / 1024).toFixed(1)} KiB; ${frameText}${cpuText} (load before ${before})`,
         );
       }
     }

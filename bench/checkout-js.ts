@@ -1,6 +1,6 @@
 // The checkout page's first-load JavaScript: the external scripts the server-rendered page of a
-// fresh session loads (its script tags and the scripts it preloads), fetched from the running
-// server and gzipped (level 9, as a CDN would).
+// fresh session loads (its script tags, the placeholders its loader turns into scripts, and the
+// scripts it preloads), fetched from the running server and gzipped (level 9, as a CDN would).
 // `<script nomodule>` (Next's legacy polyfills) is counted apart: browsers that run modules, every
 // browser Next supports, never download it, so it is not part of what the customer waits for.
 import { gzipSync } from "node:zlib";
@@ -21,6 +21,10 @@ export async function checkoutJavaScript(kassa: KassaServer, sessionId: string):
   const tags = new Map<string, boolean>();
   for (const [tag, source] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"[^>]*>/g))
     tags.set(source!.replaceAll("&amp;", "&"), /\snomodule(=|\s|>)/i.test(tag));
+  // The framework's chunks, which the page's loader requests once it has been painted
+  // (server/deferred-scripts.ts, decision 0033 tenth pass): part of the first load all the same.
+  for (const [, source] of html.matchAll(/<script type="kassa\/deferred" data-src="([^"]+)"[^>]*>/g))
+    tags.set(source!.replaceAll("&amp;", "&"), false);
   // Chunks the page preloads (`<link rel="preload" as="script">`: a part of the page hydrated once
   // its chunk is in, decision 0033) are fetched with the first load too.
   for (const [tag] of html.matchAll(/<link[^>]*\srel="preload"[^>]*>/g)) {

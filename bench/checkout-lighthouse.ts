@@ -10,6 +10,11 @@ export type CheckoutLighthouse = {
   score: number;
   lcpMs: number;
   tbtMs: number;
+  /**
+   * Lighthouse's simulated time to interactive (the `interactive` audit, not scored since v10): when
+   * the page's scripts have run and the main thread is quiet, so roughly when the checkout can pay.
+   */
+  ttiMs: number;
   cls: number;
   /** JavaScript transferred over the wire (compressed as served), bytes. */
   scriptBytes: number;
@@ -117,6 +122,7 @@ export async function checkoutLighthouse(
       score: lhr.categories.performance?.score ?? 0,
       lcpMs: audit("largest-contentful-paint"),
       tbtMs: audit("total-blocking-time"),
+      ttiMs: audit("interactive"),
       cls: audit("cumulative-layout-shift"),
       scriptBytes: items.find((i) => i.resourceType === "script")?.transferSize ?? 0,
       lcpElement: lcpSnippet(lcpDetails),

@@ -185,3 +185,29 @@ test("sandbox pages never load Stripe.js; a live business without Stripe says ca
   await expect(page.getByTestId("test-mode")).toHaveCount(0);
   expect(thirdParty).toEqual([]);
 });
+
+test("the framework's scripts are requested once the page has been painted, then it hydrates", async ({ page, request, business }) => {
+  const id = await createSession(request, business);
+  // The server's HTML names the framework's chunks in inert placeholders only (decision 0033,
+  // tenth pass): nothing for the browser to fetch or run while it parses and paints.
+  const html = await (await request.get(`/checkout/${id}`)).text();
+  expect(html).not.toMatch(/<script[^>]*\ssrc="\/_next\/static\/[^"]*"[^>]*\sasync/);
+  expect(html).not.toMatch(/<link[^>]*rel="preload"[^>]*as="script"/);
+  expect(html.match(/<script type="kassa\/deferred" data-src="\/_next\/static\/chunks\/[^"]+\.js"/g)?.length).toBeGreaterThan(3);
+  await page.goto(`/checkout/${id}`);
+  // It hydrates: the test cards fill the form, and every placeholder has become its script.
+  await page.getByRole("button", { name: "Use 4242 4242 4242 4242" }).click();
+  await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+  expect(await page.locator('script[type="kassa/deferred"]').count()).toBe(0);
+  const timing = await page.evaluate(() => ({
+    paint: performance.getEntriesByType("paint").find((e) => e.name === "first-contentful-paint")?.startTime,
+    chunks: performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname.startsWith("/_next/static/chunks/"))
+      .map((e) => e.startTime),
+  }));
+  expect(timing.paint).toBeGreaterThan(0);
+  expect(timing.chunks.length).toBeGreaterThan(3);
+  // Each chunk was requested after the first contentful paint had been shown.
+  for (const requested of timing.chunks) expect(requested).toBeGreaterThanOrEqual(timing.paint!);
+});

@@ -7,6 +7,7 @@ import next from "next";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestBusiness, sessionBody } from "@/test/helpers";
 import { apiFastPath } from "./api-fast-path";
+import { pageHandler } from "./page-handler";
 import { requestListener } from "./request-listener";
 
 // The fast path against Next itself (decision 0030): the same requests to a server that hands
@@ -38,7 +39,8 @@ beforeAll(async () => {
   const port = 3999;
   const app = next({ dev: false, dir: root, hostname: "localhost", port });
   await app.prepare();
-  const handle = app.getRequestHandler();
+  // As server/main.ts runs it: the server compresses what Next answers (next.config.ts).
+  const handle = pageHandler(app.getRequestHandler());
   viaNext = await listen(requestListener(handle));
   const api = apiFastPath({ port });
   viaFastPath = await listen(

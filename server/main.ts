@@ -21,6 +21,7 @@ import { buildIfNeeded } from "./build";
 import { openServerDatabase, runningServer } from "./embedded";
 import { apiFastPath } from "./api-fast-path";
 import { createHttpServer, stopServing } from "./http-server";
+import { pageHandler } from "./page-handler";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -52,7 +53,8 @@ async function main() {
 
   const app = next({ dev, dir: root, hostname: "localhost", port: e.PORT });
   await app.prepare();
-  const handleRequest = app.getRequestHandler();
+  // Compressed by the server; the checkout's scripts requested once it is shown (./page-handler.ts).
+  const handleRequest = pageHandler(app.getRequestHandler());
   // The JSON API is answered before Next's pipeline, by the same router (decision 0030); under
   // `npm run dev` Next's route serves it, so edits to lib/ reload without a restart.
   const api = dev ? undefined : apiFastPath({ port: e.PORT });

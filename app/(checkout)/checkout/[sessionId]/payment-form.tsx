@@ -36,7 +36,8 @@ const isCard = (m: CheckoutMethod | undefined) => m?.provider === "stripe" && m.
 
 export function PaymentForm({ data, money, messages, countries, methodId, onMethodChange, lastFailure, onStatus, onNotPayable }: Props) {
   const live = useContext(LiveStripeContext);
-  // Until React has hydrated, a click would submit the form natively (typed card data in a URL).
+  // Until React has hydrated, a click would submit the form natively (typed card data in a URL),
+  // and the wallet, method and test-card buttons would do nothing: all are disabled until then.
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   const sandbox = data.mode === "sandbox";
   const [alert, setAlert] = useState<string | null>(lastFailure ? failureMessage(lastFailure.code, messages.errors) : null);
@@ -206,7 +207,7 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
 
   const LiveExpress = live?.ExpressButtons;
   const LiveCard = live?.CardElement;
-  const disabled = busy !== null;
+  const disabled = busy !== null || !hydrated;
 
   return (
     <form className="card pay-form" method="post" noValidate onSubmit={(event) => void form.handleSubmit(onValid, onInvalid)(event)} aria-labelledby="pay-title" data-testid="pay-form">
@@ -325,7 +326,7 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
       </fieldset>
 
       {current ? (
-        <button type="submit" className="button primary pay" disabled={disabled || !hydrated} data-testid="pay-button">
+        <button type="submit" className="button primary pay" disabled={disabled} data-testid="pay-button">
           {interpolate(messages.pay.button, { amount: money(current.total) })}
         </button>
       ) : null}
