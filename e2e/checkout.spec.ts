@@ -211,3 +211,15 @@ test("the framework's scripts are requested once the page has been painted, then
   // Each chunk was requested after the first contentful paint had been shown.
   for (const requested of timing.chunks) expect(requested).toBeGreaterThanOrEqual(timing.paint!);
 });
+
+test("in a browser that reports no largest paint, the scripts still load after the first frames", async ({ page, request, business }) => {
+  const id = await createSession(request, business);
+  // As Safari and Firefox: no largest-contentful-paint entries.
+  await page.addInitScript(() => {
+    const types = PerformanceObserver.supportedEntryTypes.filter((type) => type !== "largest-contentful-paint");
+    Object.defineProperty(PerformanceObserver, "supportedEntryTypes", { get: () => types });
+  });
+  await page.goto(`/checkout/${id}`);
+  await page.getByRole("button", { name: "Use 4242 4242 4242 4242" }).click();
+  await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+});
