@@ -223,3 +223,16 @@ test("in a browser that reports no largest paint, the scripts still load after t
   await page.getByRole("button", { name: "Use 4242 4242 4242 4242" }).click();
   await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
 });
+
+test("opened in a tab not shown, the page loads its scripts at once and hydrates", async ({ page, request, business }) => {
+  const id = await createSession(request, business);
+  // A background tab paints nothing: the loader starts while the HTML is still being parsed, and
+  // picks up the placeholders parsed after it once the parse ends.
+  await page.addInitScript(() => {
+    Object.defineProperty(document, "visibilityState", { get: () => "hidden" });
+  });
+  await page.goto(`/checkout/${id}`);
+  await page.getByRole("button", { name: "Use 4242 4242 4242 4242" }).click();
+  await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+  expect(await page.locator('script[type="kassa/deferred"]').count()).toBe(0);
+});

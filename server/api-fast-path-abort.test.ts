@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiFastPath } from "./api-fast-path";
 
-// A GET whose client goes away is aborted (request.signal): a long poll (GET /webhooks/listen)
-// stops waiting instead of running on to its end.
+// A long poll whose client goes away is aborted (request.signal): GET /webhooks/listen stops
+// waiting instead of running on to its end.
 let server: http.Server;
 let port = 0;
 const seen: { aborted: boolean; finished: boolean }[] = [];
@@ -30,13 +30,13 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-it("aborts a GET whose client went away, and only then", async () => {
-  const answered = await fetch(`http://127.0.0.1:${port}/api/anything`);
+it("aborts a long poll whose client went away, and only then", async () => {
+  const answered = await fetch(`http://127.0.0.1:${port}/api/webhooks/listen`);
   expect(answered.status).toBe(200);
   await answered.text();
   expect(seen[0]).toEqual({ aborted: false, finished: true });
 
-  const request = http.get(`http://127.0.0.1:${port}/api/anything?wait=long`);
+  const request = http.get(`http://127.0.0.1:${port}/api/webhooks/listen?wait=long`);
   request.on("error", () => {});
   const deadline = Date.now() + 10_000;
   while (seen.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -84,10 +84,14 @@ export function apiFastPath({ port, dispatch = apiDispatch }: Options) {
   };
 }
 
+/** The routes that wait before they answer (a long poll): only their requests get `clientGone`. */
+const waitingPaths = new Set([`${apiPrefix}/webhooks/listen`]);
+
 /**
  * Aborts when the connection closes before the answer was written: a long poll (GET
- * /webhooks/listen) then stops waiting for a client that went away. Only a GET or HEAD gets one
- * (no other route waits), so other requests make no controller and no listener.
+ * /webhooks/listen) then stops waiting for a client that went away. Only a GET or HEAD of a
+ * waiting route gets one (no other route waits): other requests make no controller and no
+ * listener (about 15 µs of a GET's CPU, docs/benchmarks.md).
  */
 function clientGone(res: http.ServerResponse): AbortSignal {
   const gone = new AbortController();
@@ -116,7 +120,10 @@ async function toRequest(req: http.IncomingMessage, res: http.ServerResponse, po
   const protocol = forwardedProto?.includes("https") ? "https" : "http";
   const url = `${protocol}://localhost:${port}${req.url}`;
   const method = req.method!;
-  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal: clientGone(res) });
+  if (method === "GET" || method === "HEAD") {
+    const waits = waitingPaths.has(req.url!.split("?", 1)[0]!);
+    return new Request(url, waits ? { method, headers, signal: clientGone(res) } : { method, headers });
+  }
 
   // No length and not chunked: no body (a preflight, a bodiless POST).
   if (incoming["content-length"] === undefined && incoming["transfer-encoding"] === undefined)
