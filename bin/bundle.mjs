@@ -83,7 +83,10 @@ async function build(entry, name, manifestFile) {
   const inputs = [...Object.keys(result.metafile.inputs), builder, "tsconfig.json", "package.json"].map((file) => {
     const stat = fs.statSync(path.join(root, file));
     // Changed while being bundled: this build may hold either version, so the next run rebuilds.
-    if (stat.mtimeMs > started) throw new Error(`${file} changed during the build`);
+    // Compared in whole milliseconds, as Date.now() gives them: a file written in the millisecond
+    // the build started in, just before it (a test writes its fixture, then builds), has a later
+    // fractional mtime than `started` without having changed during the build.
+    if (Math.floor(stat.mtimeMs) > started) throw new Error(`${file} changed during the build`);
     return [file, stat.mtimeMs, stat.size];
   });
   const main = Object.keys(result.metafile.outputs).find((file) => result.metafile.outputs[file].entryPoint);
