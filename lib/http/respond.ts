@@ -24,23 +24,19 @@ import {
   UnauthorizedError,
   ValidationError,
 } from "@/lib/errors";
+import { JsonResponse } from "./json-response";
 
-// The text each json() Response was made with, so the server's own writer (server/api-fast-path.ts)
-// sends it as is instead of reading the body's stream back.
-const jsonTexts = new WeakMap<Response, string>();
-
+/** The API's JSON answer: its text is sent as is by the server's own writer (server/api-fast-path.ts). */
 export function json(status: number, body: unknown, headers?: HeadersInit): Response {
-  const text = JSON.stringify(body);
-  const response = new Response(text, { status, headers });
+  const response = new JsonResponse(JSON.stringify(body), { status, headers });
   response.headers.set("content-type", "application/json; charset=utf-8");
   if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
-  jsonTexts.set(response, text);
   return response;
 }
 
-/** The body of a Response json() made, while nobody has read its stream; else undefined. */
+/** The body of a Response json() made, while nobody has read it; else undefined. */
 export function unreadJsonText(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : jsonTexts.get(response);
+  return response instanceof JsonResponse ? response.unreadText() : undefined;
 }
 
 export const internalErrorBody = { error: "Internal server error" } as const;
