@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { fastPgliteClient } from "./pglite-client";
+import { openPgliteThread, type PgliteThread } from "./pglite-thread-client";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -29,8 +30,14 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 
 export type OpenOptions =
   | { kind: "postgres"; url: string; max?: number; socketPath?: string }
-  /** dataDir undefined means in memory. */
-  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
+  /**
+   * dataDir undefined means in memory. thread: the database runs on a thread of its own
+   * (./pglite-thread.ts, decision 0059), as the server opens it.
+   */
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob; thread?: boolean };
+
+/** A consistent copy of an embedded database's data directory (backups: server/backup-database.ts). */
+export type EmbeddedCopy = { dumpDataDir(compression: "gzip" | "none"): Promise<Blob> };
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.kind === "postgres") {
@@ -48,6 +55,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       close: () => client.end({ timeout: 5 }),
     };
   }
+  if (options.thread) return openThread(options);
   // One options object: PGlite ignores `loadDataDir` when the first argument is an undefined dataDir.
   // pg_trgm: the trigram indexes of the payments search (migration 0026, decision 0055a).
   const pglite = new PGlite({
@@ -58,9 +66,17 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   await pglite.waitReady;
   await pglite.exec("SET TIME ZONE 'UTC'");
   // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`
-  // stays the PGlite instance for what needs it whole (backups: server/backup-database.ts).
+  // is what backups copy the database with (server/backup-database.ts).
   const db = drizzlePglite({ client: fastPgliteClient(pglite) as unknown as PGlite, schema }) as unknown as Db;
-  (db as unknown as { $client: PGlite }).$client = pglite;
+  const copy: EmbeddedCopy = {
+    async dumpDataDir(compression) {
+      // A checkpoint first keeps the WAL to replay on restore short; the copy is taken under the
+      // transaction lock, so no transaction is half done in it.
+      await pglite.exec("CHECKPOINT");
+      return pglite._runExclusiveTransaction(() => pglite.dumpDataDir(compression));
+    },
+  };
+  (db as unknown as { $client: EmbeddedCopy }).$client = copy;
   return {
     db,
     kind: "pglite",
@@ -68,6 +84,16 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     close: () => pglite.close(),
   };
+}
+
+async function openThread(options: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
+  const thread: PgliteThread = await openPgliteThread({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir && new Uint8Array(await options.loadDataDir.arrayBuffer()),
+  });
+  const db = drizzlePglite({ client: thread.client as unknown as PGlite, schema }) as unknown as Db;
+  (db as unknown as { $client: EmbeddedCopy }).$client = thread;
+  return { db, kind: "pglite", migrate: () => thread.migrate(migrationsFolder), close: () => thread.close() };
 }
 
 /** Raw SQL returning rows, the same shape on both drivers. */

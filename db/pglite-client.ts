@@ -23,11 +23,17 @@ type Client = {
 };
 export type FastPgliteClient = Client & {
   transaction<T>(fn: (tx: Client) => Promise<T>): Promise<T>;
+  /** The same statements, answering unparsed values (the database's thread sends these). */
+  raw: RawClient & { transaction<T>(fn: (tx: RawClient) => Promise<T>): Promise<T> };
   /** The prepared statements this client holds (tests). */
   readonly preparedCount: number;
 };
 
 type Prepared = { name: string; paramTypes: number[] };
+/** A statement's result before its values are parsed: what crosses from the database's thread (./pglite-thread.ts). */
+export type RawResults = { fields: Field[]; rows: (string | null)[][]; affectedRows: number; command?: string; rowCount?: number };
+export type RawClient = { query(text: string, params?: unknown[]): Promise<RawResults> };
+export type ParserTable = Record<number, ((value: string, typeId: number) => unknown) | undefined>;
 type BackendMessage = { name: string } & Record<string, unknown>;
 type Field = { name: string; dataTypeID: number };
 
@@ -84,7 +90,7 @@ export function fastPgliteClient(pglite: PGlite, { maxPrepared = 2000 } = {}): F
     return statement;
   }
 
-  async function execute<T>(text: string, params: unknown[] = [], options: QueryOptions = {}): Promise<Results<T>> {
+  async function execute(text: string, params: unknown[] = [], options: QueryOptions = {}): Promise<RawResults> {
     let messages: BackendMessage[];
     try {
       const statement = await prepare(text);
@@ -110,62 +116,72 @@ export function fastPgliteClient(pglite: PGlite, { maxPrepared = 2000 } = {}): F
       if ((error as { code?: string }).code === "0A000") prepared.delete(text);
       throw error;
     }
-    return toResults<T>(messages, options);
+    return rawResults(messages);
   }
 
-  function toResults<T>(messages: BackendMessage[], options: QueryOptions): Results<T> {
-    const own = options.parsers;
-    const table = pglite.parsers;
-    const result: Results<T> & { command?: string; rowCount?: number } = { rows: [], fields: [], affectedRows: 0 };
-    let fields: Field[] = [];
-    let parsers: (((value: string, typeId: number) => unknown) | undefined)[] = [];
-    for (const message of messages) {
-      if (message.name === "rowDescription") {
-        fields = (message.fields as Field[]).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
-        parsers = fields.map((f) => own?.[f.dataTypeID] ?? table[f.dataTypeID]);
-        result.fields = fields;
-      } else if (message.name === "dataRow") {
-        const raw = message.fields as (string | null)[];
-        const values = raw.map((value, i) => {
-          if (value === null) return null;
-          const parse = parsers[i];
-          return parse ? parse(value, fields[i]!.dataTypeID) : value;
-        });
-        if (options.rowMode === "array") result.rows.push(values as T);
-        else {
-          const row: Record<string, unknown> = {};
-          fields.forEach((f, i) => (row[f.name] = values[i]));
-          result.rows.push(row as T);
-        }
-      } else if (message.name === "commandComplete") {
-        const parts = (message.text as string).split(" ");
-        const command = parts[0]!;
-        const count = parseInt(parts[parts.length - 1]!, 10);
-        if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(command)) result.affectedRows = count;
-        result.command = command;
-        if (!Number.isNaN(count)) result.rowCount = count;
-      }
-    }
+  const parse = <T>(raw: RawResults, options?: QueryOptions) => toResults<T>(raw, options ?? {}, pglite.parsers);
+  const rawInTransaction: RawClient = {
+    query: (text, params) => locks._runExclusiveQuery(() => execute(text, params)),
+  };
+  const inTransaction: Client = {
+    query: async (text, params, options) => parse(await rawInTransaction.query(text, params), options),
+  };
+  async function queryRaw(text: string, params?: unknown[]): Promise<RawResults> {
+    await locks._checkReady();
+    const result = await locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => execute(text, params)));
+    await pglite.syncToFs();
     return result;
   }
 
-  const inTransaction: Client = {
-    query: (text, params, options) => locks._runExclusiveQuery(() => execute(text, params, options)),
-  };
-
   return {
-    async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
-      await locks._checkReady();
-      const result = await locks._runExclusiveTransaction(() =>
-        locks._runExclusiveQuery(() => execute<T>(text, params, options)),
-      );
-      await pglite.syncToFs();
-      return result;
-    },
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => parse<T>(await queryRaw(text, params), options),
     // BEGIN, COMMIT and ROLLBACK stay PGlite's (under its transaction lock, synced at commit).
     transaction: (fn) => pglite.transaction(() => fn(inTransaction)),
+    raw: { query: queryRaw, transaction: (fn) => pglite.transaction(() => fn(rawInTransaction)) },
     get preparedCount() {
       return prepared.size;
     },
   };
+}
+
+/** The fields, values and counts of one execution's messages. */
+function rawResults(messages: BackendMessage[]): RawResults {
+  const result: RawResults = { fields: [], rows: [], affectedRows: 0 };
+  for (const message of messages) {
+    if (message.name === "rowDescription") {
+      result.fields = (message.fields as Field[]).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+    } else if (message.name === "dataRow") {
+      result.rows.push(message.fields as (string | null)[]);
+    } else if (message.name === "commandComplete") {
+      const parts = (message.text as string).split(" ");
+      const command = parts[0]!;
+      const count = parseInt(parts[parts.length - 1]!, 10);
+      if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(command)) result.affectedRows = count;
+      result.command = command;
+      if (!Number.isNaN(count)) result.rowCount = count;
+    }
+  }
+  return result;
+}
+
+/** The rows as PGlite's own query answers them: each value parsed by the query's parsers, else the table's. */
+export function toResults<T>(raw: RawResults, options: QueryOptions, table: ParserTable): Results<T> {
+  const own = options.parsers;
+  const { fields } = raw;
+  const parsers = fields.map((f) => own?.[f.dataTypeID] ?? table[f.dataTypeID]);
+  const rows = raw.rows.map((values) => {
+    const parsed = values.map((value, i) => {
+      if (value === null) return null;
+      const parse = parsers[i];
+      return parse ? parse(value, fields[i]!.dataTypeID) : value;
+    });
+    if (options.rowMode === "array") return parsed as T;
+    const row: Record<string, unknown> = {};
+    fields.forEach((f, i) => (row[f.name] = parsed[i]));
+    return row as T;
+  });
+  const result: Results<T> & { command?: string; rowCount?: number } = { rows, fields, affectedRows: raw.affectedRows };
+  if (raw.command !== undefined) result.command = raw.command;
+  if (raw.rowCount !== undefined) result.rowCount = raw.rowCount;
+  return result;
 }

@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import type { Db } from "@/db/client";
+import type { Db, EmbeddedCopy } from "@/db/client";
 
-/** The embedded database behind a handle's `db` (drizzle keeps its client), or null on PostgreSQL. */
-export function embeddedClient(db: Db): PGlite | null {
-  const client = (db as { $client?: unknown }).$client;
-  return client instanceof PGlite ? client : null;
+/** The embedded database behind a handle's `db` (db/client.ts keeps it as drizzle's client), or null on PostgreSQL. */
+export function embeddedClient(db: Db): EmbeddedCopy | null {
+  const client = (db as { $client?: Partial<EmbeddedCopy> }).$client;
+  return typeof client?.dumpDataDir === "function" ? (client as EmbeddedCopy) : null;
 }
 
 export class BackupTargetExistsError extends Error {}
@@ -18,16 +17,13 @@ export class BackupTargetExistsError extends Error {}
  * not at all.
  */
 export async function backupDatabase(
-  pglite: PGlite,
+  database: EmbeddedCopy,
   outFile: string,
 ): Promise<{ path: string; bytes: number }> {
   const target = path.resolve(outFile);
   if (fs.existsSync(target))
     throw new BackupTargetExistsError(`${target} exists; a backup never overwrites a file`);
-  // A checkpoint first keeps the WAL to replay on restore short; it cannot run under the lock
-  // (every statement takes it too), and what commits in between is in the WAL the copy holds.
-  await pglite.exec("CHECKPOINT");
-  const dump = await pglite._runExclusiveTransaction(() => pglite.dumpDataDir("gzip"));
+  const dump = await database.dumpDataDir("gzip");
   const bytes = Buffer.from(await dump.arrayBuffer());
   const partial = `${target}.partial-${process.pid}`;
   fs.writeFileSync(partial, bytes, { mode: 0o600 });

@@ -55,6 +55,7 @@ export async function openServerDatabase(): Promise<{ handle: DatabaseHandle; st
   if (options.kind === "postgres") return { handle: await openPreparedDatabase(options), stopSharing: async () => {} };
   const socket = commandSocketPath();
   await lockForServer(socket);
-  const handle = await openPreparedDatabase(options);
+  // On a thread of its own (decision 0059): Postgres's work runs beside the server's JavaScript.
+  const handle = await openPreparedDatabase({ ...options, thread: process.env.KASSA_PGLITE_THREAD !== "0" });
   return { handle, stopSharing: await serveCommands(handle.db, socket) };
 }
