@@ -1,7 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDrizzleTransactions } from "./testing/drizzle-transactions";
 import { fastPgliteClient } from "./pglite-client";
 
 // The embedded database's drizzle client (decision 0034) against PGlite's own query path: same
@@ -51,26 +50,7 @@ describe.runIf(!process.env.DATABASE_URL)("fast PGlite client", () => {
   });
 
   it("runs drizzle's transactions: commit, rollback after an error, nested savepoints", async () => {
-    const db = drizzle({ client: fastPgliteClient(pglite) as unknown as PGlite });
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`insert into t (id, n) values ('c1', 1)`);
-      await tx.transaction(async (inner) => inner.execute(sql`insert into t (id, n) values ('c2', 2)`));
-      await tx
-        .transaction(async (inner) => {
-          await inner.execute(sql`insert into t (id, n) values ('c3', 3)`);
-          throw new Error("inner fails");
-        })
-        .catch(() => {});
-    });
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.execute(sql`insert into t (id, n) values ('r1', 1)`);
-        await tx.execute(sql`insert into t (id, n) values ('c1', 1)`); // duplicate: the transaction rolls back
-      }),
-    ).rejects.toThrow();
-    const ids = await db.execute<{ id: string }>(sql`select id from t order by id`);
-    expect(ids.rows.map((r) => r.id)).toEqual(["c1", "c2"]);
-    await pglite.query("delete from t");
+    await expectDrizzleTransactions(fastPgliteClient(pglite));
   });
 
   it("never runs a statement inside another task's transaction", async () => {

@@ -5,8 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDrizzleTransactions } from "./testing/drizzle-transactions";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { openDatabase, queryRows, type DatabaseHandle, type EmbeddedCopy } from "./client";
 import { openPgliteThread, type PgliteThread } from "./pglite-thread-client";
@@ -58,32 +58,7 @@ describe.runIf(!process.env.DATABASE_URL)("PGlite on its own thread", () => {
   });
 
   it("runs drizzle's transactions: commit, rollback after an error, nested savepoints", async () => {
-    const db = drizzle({ client: thread.client as unknown as PGlite });
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`insert into t (id, n) values ('c1', 1)`);
-      await tx.transaction(async (inner) => inner.execute(sql`insert into t (id, n) values ('c2', 2)`));
-      await tx
-        .transaction(async (inner) => {
-          await inner.execute(sql`insert into t (id, n) values ('c3', 3)`);
-          throw new Error("inner fails");
-        })
-        .catch(() => {});
-    });
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.execute(sql`insert into t (id, n) values ('r1', 1)`);
-        await tx.execute(sql`insert into t (id, n) values ('c1', 1)`); // duplicate: the transaction rolls back
-      }),
-    ).rejects.toThrow();
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.execute(sql`insert into t (id, n) values ('r2', 1)`);
-        throw new Error("the caller gives up");
-      }),
-    ).rejects.toThrow("the caller gives up");
-    const ids = await db.execute<{ id: string }>(sql`select id from t order by id`);
-    expect(ids.rows.map((r) => r.id)).toEqual(["c1", "c2"]);
-    await thread.exec("delete from t");
+    await expectDrizzleTransactions(thread.client);
   });
 
   it("never runs a statement inside another task's transaction", async () => {
