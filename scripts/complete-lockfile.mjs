@@ -56,7 +56,9 @@ for (const name of names) {
   lock.packages[key] = { version, optional: true, ...(os ? { os: [os] } : {}), ...(cpu ? { cpu: [cpu] } : {}) };
   added += 1;
 }
-const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+// In npm's own order (its lock is sorted with an English locale compare), so that a later
+// `npm install` that changes nothing leaves the file as it is.
+const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b, "en"))));
 lock.packages = sorted;
 fs.writeFileSync(lockPath, JSON.stringify(lock, null, 2) + "\n");
 const left = missing();
