@@ -24,6 +24,11 @@ export type DatabaseHandle = {
   pglite?: PGlite;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The embedded database on its own thread: settles with the reason once that thread has ended
+   * without close() (out of memory, say), after which the database answers nothing.
+   */
+  lost?: Promise<Error>;
 };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
@@ -93,7 +98,7 @@ async function openThread(options: { dataDir?: string; loadDataDir?: Blob }): Pr
   });
   const db = drizzlePglite({ client: thread.client as unknown as PGlite, schema }) as unknown as Db;
   (db as unknown as { $client: EmbeddedCopy }).$client = thread;
-  return { db, kind: "pglite", migrate: () => thread.migrate(migrationsFolder), close: () => thread.close() };
+  return { db, kind: "pglite", migrate: () => thread.migrate(migrationsFolder), close: () => thread.close(), lost: thread.lost };
 }
 
 /** Raw SQL returning rows, the same shape on both drivers. */

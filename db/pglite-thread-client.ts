@@ -20,6 +20,13 @@ export type PgliteThread = {
   /** A consistent copy of the data directory (PGlite's dumpDataDir), taken after a checkpoint. */
   dumpDataDir(compression: "gzip" | "none"): Promise<Blob>;
   close(): Promise<void>;
+  /** Settles with the reason once the thread has ended without `close()` (it can answer nothing more). */
+  lost: Promise<Error>;
+};
+
+type Options = {
+  /** The thread's V8 heap limits (Worker's resourceLimits); by default Node's. */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 };
 
 /** A database error from the thread, with its fields (code, constraint, detail…) as PGlite's has them. */
@@ -52,7 +59,7 @@ function threadSource(): string {
 }
 
 /** Starts the thread: tsx's loader registered in it first, as the server's own is, then its source. */
-function startThread(start: ThreadStart): Worker {
+function startThread(start: ThreadStart, { resourceLimits }: Options): Worker {
   // tsx's ESM entry (its CommonJS one cannot register from a thread): read off its package's exports.
   const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
   const { exports } = JSON.parse(fs.readFileSync(manifest, "utf8")) as { exports: Record<string, { import: { default: string } }> };
@@ -62,15 +69,19 @@ function startThread(start: ThreadStart): Worker {
   return new Worker(code, {
     eval: true,
     workerData: start,
+    resourceLimits,
     transferList: start.loadDataDir ? [start.loadDataDir.buffer] : [],
   });
 }
 
-export async function openPgliteThread(start: ThreadStart): Promise<PgliteThread> {
-  const worker = startThread(start);
+export async function openPgliteThread(start: ThreadStart, options: Options = {}): Promise<PgliteThread> {
+  const worker = startThread(start, options);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 1;
   let gone: Error | null = null;
+  let closing = false;
+  let reportLost!: (error: Error) => void;
+  const lost = new Promise<Error>((resolve) => (reportLost = resolve));
 
   // The thread keeps the process alive only while an answer is awaited, as a socket would.
   const settle = (id: number) => {
@@ -85,11 +96,13 @@ export async function openPgliteThread(start: ThreadStart): Promise<PgliteThread
     else waiter?.resolve(reply.value);
   });
   const fail = (error: Error) => {
+    if (!gone && !closing) reportLost(error);
     gone ??= error;
     for (const id of [...pending.keys()]) settle(id)!.reject(error);
   };
   worker.on("error", fail);
   worker.on("exit", (code) => fail(new Error(`the embedded database's thread exited (code ${code})`)));
+  worker.on("messageerror", fail);
 
   function request(message: Request): Promise<unknown> {
     if (gone) return Promise.reject(gone);
@@ -138,8 +151,10 @@ export async function openPgliteThread(start: ThreadStart): Promise<PgliteThread
     dumpDataDir: async (compression) => new Blob([(await request({ op: "dump", compression })) as ArrayBuffer]),
     async close() {
       if (gone) return;
+      closing = true;
       await request({ op: "close" });
       await worker.terminate();
     },
+    lost,
   };
 }

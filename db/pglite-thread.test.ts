@@ -87,6 +87,24 @@ describe.runIf(!process.env.DATABASE_URL)("PGlite on its own thread", () => {
     await thread.exec("delete from t");
   });
 
+  it("reports itself lost when its thread ends unasked (out of memory), and refuses every request", async () => {
+    const small = await openPgliteThread({}, { resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
+    expect((await small.client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+    // Two million rows do not fit in the thread's 48 MB heap.
+    const refused = small.client.query("select repeat('x', 50) as v from generate_series(1, 2000000)");
+    await expect(refused).rejects.toThrow(/memory/);
+    await expect(small.lost).resolves.toMatchObject({ code: "ERR_WORKER_OUT_OF_MEMORY" });
+    await expect(small.client.query("select 1 as one")).rejects.toThrow(/memory/);
+    await small.close(); // nothing left to close: it answers at once
+  });
+
+  it("is not lost when closed", async () => {
+    const closed = await openPgliteThread({});
+    await closed.close();
+    const outcome = await Promise.race([closed.lost.then(() => "lost"), new Promise((resolve) => setTimeout(resolve, 200, "not lost"))]);
+    expect(outcome).toBe("not lost");
+  });
+
   it("refuses what cannot cross to the thread, and stays usable", async () => {
     await expect(thread.client.query("select $1::text as v", [() => 1])).rejects.toThrow();
     expect((await thread.client.query("select $1::text as v", ["ok"])).rows).toEqual([{ v: "ok" }]);

@@ -1,5 +1,6 @@
 import { openDatabase, type DatabaseHandle, type OpenOptions } from "@/db/client";
 import { dataDir, databaseOptions } from "@/lib/env";
+import { log } from "@/lib/log";
 import { prepareDatabase } from "@/lib/prepare-database";
 import { serveCommands } from "./command-channel";
 import { commandSocketPath } from "./command-socket-path";
@@ -57,5 +58,18 @@ export async function openServerDatabase(): Promise<{ handle: DatabaseHandle; st
   await lockForServer(socket);
   // On a thread of its own (decision 0059): Postgres's work runs beside the server's JavaScript.
   const handle = await openPreparedDatabase({ ...options, thread: process.env.KASSA_PGLITE_THREAD !== "0" });
+  exitWhenLost(handle);
   return { handle, stopSharing: await serveCommands(handle.db, socket) };
+}
+
+/**
+ * A server whose embedded database's thread has ended (out of memory, say) can answer nothing
+ * again: it exits at once, with status 1, so that what supervises it starts it afresh (PGlite then
+ * recovers its directory as after any crash; the lock goes with the process: decision 0038).
+ */
+export function exitWhenLost(handle: DatabaseHandle, exit: (code: number) => void = (code) => process.exit(code)): void {
+  void handle.lost?.then((error) => {
+    log.error("the embedded database's thread ended: the server stops", { error });
+    exit(1);
+  });
 }
