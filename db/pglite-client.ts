@@ -90,7 +90,7 @@ export function fastPgliteClient(pglite: PGlite, { maxPrepared = 2000 } = {}): F
     return statement;
   }
 
-  async function execute(text: string, params: unknown[] = [], options: QueryOptions = {}): Promise<RawResults> {
+  async function execute(text: string, params: unknown[] = []): Promise<RawResults> {
     let messages: BackendMessage[];
     try {
       const statement = await prepare(text);
@@ -111,7 +111,7 @@ export function fastPgliteClient(pglite: PGlite, { maxPrepared = 2000 } = {}): F
       );
     } catch (error) {
       // Like PGlite's own query: the statement and parameters travel with the database error.
-      if (error && typeof error === "object" && "code" in error) Object.assign(error, { query: text, params, queryOptions: options });
+      if (error && typeof error === "object" && "code" in error) Object.assign(error, { query: text, params });
       // A statement whose result columns changed under it (a migration meanwhile) is prepared afresh next time.
       if ((error as { code?: string }).code === "0A000") prepared.delete(text);
       throw error;
