@@ -1,7 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -10,6 +9,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { fastPgliteClient } from "./pglite-client";
+import { copyDataDir, openPglite } from "./pglite-open";
 import { openPgliteThread, type PgliteThread } from "./pglite-thread-client";
 import * as schema from "./schema";
 
@@ -61,26 +61,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   if (options.thread) return openThread(options);
-  // One options object: PGlite ignores `loadDataDir` when the first argument is an undefined dataDir.
-  // pg_trgm: the trigram indexes of the payments search (migration 0026, decision 0055a).
-  const pglite = new PGlite({
-    dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
-    extensions: { pg_trgm },
-  });
-  await pglite.waitReady;
-  await pglite.exec("SET TIME ZONE 'UTC'");
+  const pglite = await openPglite(options);
   // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`
   // is what backups copy the database with (server/backup-database.ts).
   const db = drizzlePglite({ client: fastPgliteClient(pglite) as unknown as PGlite, schema }) as unknown as Db;
-  const copy: EmbeddedCopy = {
-    async dumpDataDir(compression) {
-      // A checkpoint first keeps the WAL to replay on restore short; the copy is taken under the
-      // transaction lock, so no transaction is half done in it.
-      await pglite.exec("CHECKPOINT");
-      return pglite._runExclusiveTransaction(() => pglite.dumpDataDir(compression));
-    },
-  };
+  const copy: EmbeddedCopy = { dumpDataDir: (compression) => copyDataDir(pglite, compression) };
   (db as unknown as { $client: EmbeddedCopy }).$client = copy;
   return {
     db,

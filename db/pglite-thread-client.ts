@@ -5,11 +5,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { types, type Results } from "@electric-sql/pglite";
 import { toResults, type ParserTable, type RawResults } from "./pglite-client";
-import type { ArrayType, ThreadError, ThreadReply, ThreadRequest, ThreadStart } from "./pglite-thread-protocol";
+import type { ArrayType, ThreadError, ThreadOp, ThreadReply, ThreadStart } from "./pglite-thread-protocol";
 
 type QueryOptions = Parameters<typeof toResults>[1];
 type Client = { query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> };
-type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R, "id"> : never) : never;
 
 /** The embedded database on its own thread (./pglite-thread.ts), as drizzle's PGlite driver and the server use it. */
 export type PgliteThread = {
@@ -104,7 +103,7 @@ export async function openPgliteThread(start: ThreadStart, options: Options = {}
   worker.on("exit", (code) => fail(new Error(`the embedded database's thread exited (code ${code})`)));
   worker.on("messageerror", fail);
 
-  function request(message: Request): Promise<unknown> {
+  function request(message: ThreadOp): Promise<unknown> {
     if (gone) return Promise.reject(gone);
     const id = next++;
     return new Promise((resolve, reject) => {
@@ -119,10 +118,16 @@ export async function openPgliteThread(start: ThreadStart, options: Options = {}
     });
   }
 
-  // The thread's first word: the array types it found, or why it could not open the database.
-  const arrayTypes = (await new Promise<unknown>((resolve, reject) => {
-    pending.set(0, { resolve, reject });
-  })) as ArrayType[];
+  // The thread's first word: the array types it found, or why it could not open the database (the
+  // thread then ends, leaving nothing open).
+  let arrayTypes: ArrayType[];
+  try {
+    arrayTypes = (await new Promise<unknown>((resolve, reject) => pending.set(0, { resolve, reject }))) as ArrayType[];
+  } catch (error) {
+    closing = true;
+    await worker.terminate();
+    throw error;
+  }
   const table = parserTable(arrayTypes);
 
   const query = async <T>(text: string, params?: unknown[], options?: QueryOptions, tx?: number) =>

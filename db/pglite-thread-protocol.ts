@@ -5,15 +5,16 @@ import type { RawResults } from "./pglite-client";
 
 export type ThreadStart = { dataDir?: string; loadDataDir?: Uint8Array<ArrayBuffer> };
 
-export type ThreadRequest = { id: number } & (
+/** What the main thread asks; sent as a ThreadRequest, with its id. */
+export type ThreadOp =
   | { op: "query"; text: string; params?: unknown[]; tx?: number }
   | { op: "begin"; tx: number }
   | { op: "end"; tx: number; commit: boolean }
   | { op: "exec"; text: string }
   | { op: "migrate"; folder: string }
   | { op: "dump"; compression: "gzip" | "none" }
-  | { op: "close" }
-);
+  | { op: "close" };
+export type ThreadRequest = { id: number } & ThreadOp;
 
 export type ThreadError = { message: string; name: string; fields: Record<string, string | number | boolean> };
 export type ThreadReply = { id: number; value: RawResults | ArrayBuffer | ArrayType[] | null } | { id: number; error: ThreadError };

@@ -146,6 +146,20 @@ describe.runIf(!process.env.DATABASE_URL)("the server's embedded database on its
     expect(await kept(handle)).toEqual(["on disk"]);
   });
 
+  it("refuses to open where no database can be, and a process that was refused still ends", async () => {
+    const file = path.join(dir, "a-file");
+    fs.writeFileSync(file, "not a directory");
+    await expect(openPgliteThread({ dataDir: file })).rejects.toThrow();
+    // A script whose open is refused the same way ends on its own.
+    const script = `import { openPgliteThread } from "./db/pglite-thread-client.ts";
+      await openPgliteThread({ dataDir: ${JSON.stringify(file)} }).catch(() => console.log("refused"));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      timeout: 60_000,
+    });
+    expect(stdout.trim()).toBe("refused");
+  });
+
   it("does not keep a process alive once nothing waits for it", async () => {
     // The script never closes its database: it must still end once its last answer came.
     const script = `import { openDatabase, queryRows, sql } from "./db/client.ts";

@@ -3,21 +3,16 @@
 // (./pglite-thread-client.ts) sends statements and gets their unparsed rows back. Postgres's own
 // work then runs beside the server's JavaScript instead of between its requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { fastPgliteClient, type RawClient } from "./pglite-client";
+import { copyDataDir, openPglite } from "./pglite-open";
 import { arrayTypesQuery, type ThreadReply, type ThreadRequest, type ThreadStart } from "./pglite-thread-protocol";
 
 const port = parentPort!;
 const start = workerData as ThreadStart;
 
-const pglite = new PGlite({
-  dataDir: start.dataDir,
-  loadDataDir: start.loadDataDir ? new Blob([start.loadDataDir]) : undefined,
-  extensions: { pg_trgm },
-});
 
 type Open = { tx: RawClient; end: (commit: boolean) => void };
 /** The transactions the main thread has open, by its number for each. */
@@ -66,7 +61,7 @@ function ended(tx: number, error: unknown): void {
   else reply({ id, value: null });
 }
 
-async function serve(client: ReturnType<typeof fastPgliteClient>, request: ThreadRequest): Promise<void> {
+async function serve(pglite: PGlite, client: ReturnType<typeof fastPgliteClient>, request: ThreadRequest): Promise<void> {
   const { id } = request;
   try {
     switch (request.op) {
@@ -90,11 +85,7 @@ async function serve(client: ReturnType<typeof fastPgliteClient>, request: Threa
         await migrate(drizzle(pglite), { migrationsFolder: request.folder });
         return reply({ id, value: null });
       case "dump": {
-        // A checkpoint first keeps the WAL to replay on restore short; the copy is taken under the
-        // transaction lock, so no transaction is half done in it.
-        await pglite.exec("CHECKPOINT");
-        const dump = await pglite._runExclusiveTransaction(() => pglite.dumpDataDir(request.compression));
-        const bytes = await dump.arrayBuffer();
+        const bytes = await (await copyDataDir(pglite, request.compression)).arrayBuffer();
         return reply({ id, value: bytes }, [bytes]);
       }
       case "close":
@@ -109,11 +100,10 @@ async function serve(client: ReturnType<typeof fastPgliteClient>, request: Threa
 }
 
 try {
-  await pglite.waitReady;
-  await pglite.exec("SET TIME ZONE 'UTC'");
+  const pglite = await openPglite({ dataDir: start.dataDir, loadDataDir: start.loadDataDir && new Blob([start.loadDataDir]) });
   const client = fastPgliteClient(pglite);
   const arrayTypes = (await pglite.query<{ oid: number; typarray: number }>(arrayTypesQuery)).rows;
-  port.on("message", (request: ThreadRequest) => void serve(client, request));
+  port.on("message", (request: ThreadRequest) => void serve(pglite, client, request));
   reply({ id: 0, value: arrayTypes });
 } catch (error) {
   failure(0, error);
