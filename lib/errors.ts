@@ -164,6 +164,14 @@ export class ProviderUnavailableError extends DomainError {
   readonly code = "provider_unavailable";
 }
 
+/**
+ * 503 `{error: "clock_work_pending", message}`: a sandbox clock advance moved the clock, but work
+ * due by the new time was still running at the advance's bound; the message says what.
+ */
+export class ClockWorkPendingError extends DomainError {
+  readonly code = "clock_work_pending";
+}
+
 /** 502 `{error: "provider_error", message}`: the payment provider refused or failed a call Kassa needed. */
 export class ProviderError extends DomainError {
   readonly code = "provider_error";

@@ -46,6 +46,13 @@ export const businesses = pgTable("businesses", {
    */
   stripeTestClockId: text("stripe_test_clock_id"),
   /**
+   * Sandbox: set while an advance of this business's clock is under way (lib/businesses/
+   * advance-sandbox-clock.ts), to the real time it gives up by. Background workers leave the
+   * business's jobs to the advance meanwhile, so what the provider's test clock causes runs once
+   * the business's clock has moved, counted by the advance. Null when no advance runs.
+   */
+  clockAdvanceUntil: tsCol("clock_advance_until"),
+  /**
    * Four eyes (decision 0044b): payout allocations and withdrawal approvals above this many cents
    * need a second staff member's approval; null: no threshold.
    */
@@ -56,6 +63,7 @@ export const businesses = pgTable("businesses", {
   sendReceipts: boolean("send_receipts").notNull().default(false),
   createdAt: createdAt(),
 }, (t) => [
+  index("businesses_clock_advance_idx").on(t.clockAdvanceUntil).where(sql`${t.clockAdvanceUntil} is not null`),
   check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),
   check("businesses_brand_color_hex", sql`${t.brandColor} ~ '^#[0-9a-f]{6}$'`),
 ]);

@@ -3,6 +3,7 @@ import type { CreatedBusiness } from "@/lib/businesses/create-business";
 import type { Staff, StaffRole } from "@/lib/staff/current-staff";
 import {
   advanceClock,
+  pastFirstRenewal,
   readSubscription,
   runJobs,
   signUp,
@@ -98,7 +99,7 @@ describe("getSubscriptionDetail", () => {
     const { sessionId, orderId } = await signUp(biz);
     const id = (await subscriptionOfSession(sessionId)).id;
     await runJobs(biz.business.id);
-    expect((await advanceClock(biz, 31 * day)).status).toBe(200);
+    expect((await advanceClock(biz, pastFirstRenewal)).status).toBe(200);
     await expect.poll(async () => (await readSubscription(biz, id)).body.cycles_count, { timeout: 15_000 }).toBe(2);
 
     const detail = await getSubscriptionDetail(testDb(), biz.business.id, id);

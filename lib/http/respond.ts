@@ -15,6 +15,7 @@ import {
   PayoutsDisabledError,
   ProviderError,
   ProviderUnavailableError,
+  ClockWorkPendingError,
   RateLimitedError,
   SessionNotPayableError,
   SubscriptionRequiresSecretKeyError,
@@ -78,6 +79,8 @@ export function errorResponse(error: unknown): Response | null {
   if (error instanceof SessionNotPayableError) return json(409, { error: error.code, message: error.message });
   if (error instanceof InvalidProviderSignatureError) return json(400, { error: error.code, message: error.message });
   if (error instanceof ProviderUnavailableError) return json(503, { error: error.code, message: error.message });
+  if (error instanceof ClockWorkPendingError)
+    return json(503, { error: error.code, message: error.message }, { "retry-after": "5" });
   if (error instanceof ProviderError) return json(502, { error: error.code, message: error.message });
   if (error instanceof InsufficientFundsError) return json(400, { error: error.code, message: error.message });
   if (error instanceof PayloadTooLargeError) return json(413, { error: error.code, message: error.message });

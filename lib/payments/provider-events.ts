@@ -60,7 +60,7 @@ function parseJson(raw: string): Json {
  * transaction that settles an attempt remembers its intent as it ends the attempt's `started`, and a
  * read of the owners before that commit and of the attempts after it would find neither.
  */
-async function candidateBusinesses(
+export async function candidateBusinesses(
   db: Db,
   provider: string,
   object: Json | null,
@@ -104,7 +104,7 @@ const ownersOrPayingNow = rawStatement<{ business_id: string; owner: boolean }>(
     ) paying`,
 );
 
-async function storeEvent(
+export async function storeEvent(
   db: Db,
   input: { businessId: string; provider: string; eventId: string; type: string; payload: Json },
 ): Promise<ReceivedEvent> {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { mailMessages, payments, receipts, sessions } from "@/db/schema";
 import {
   advanceClock,
+  pastFirstRenewal,
   received,
   runJobs,
   signUp,
@@ -28,7 +29,7 @@ describe("renewal receipts", () => {
     await runJobs(biz.business.id);
     await receiver.waitForRequests(1);
 
-    expect((await advanceClock(biz, 31 * 86_400)).status).toBe(200);
+    expect((await advanceClock(biz, pastFirstRenewal)).status).toBe(200);
     await vi.waitFor(
       () => expect(received(receiver).some((b) => b.type === "succeeded" && b.order_id === `${orderId}-2`)).toBe(true),
       { timeout: 30_000, interval: 100 },

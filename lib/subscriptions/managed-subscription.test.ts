@@ -11,6 +11,7 @@ import { resumeManagedSubscription } from "./resume-managed-subscription";
 import {
   advanceClock,
   emulatorKey,
+  pastFirstRenewal,
   readSubscription,
   runJobs,
   signUp,
@@ -122,7 +123,7 @@ describe("cancelManagedSubscription and resumeManagedSubscription", () => {
 
   it("a past_due subscription: the customer cannot cancel from the link (the interface: from active only); the API still can", async () => {
     const { biz, row, token } = await subscribed({ card: "4000000000000341" });
-    await advanceClock(biz, 31 * 86_400);
+    await advanceClock(biz, pastFirstRenewal);
     expect((await readSubscription(biz, row.id)).body.status).toBe("past_due");
     await expect(cancelManagedSubscription(testDb(), token)).rejects.toBeInstanceOf(
       SubscriptionUpdateFailedError,

@@ -7,6 +7,7 @@ import { api, testDb } from "@/test/helpers";
 import {
   advanceClock,
   emulatorKey,
+  pastFirstRenewal,
   readSubscription,
   received,
   runJobs,
@@ -66,7 +67,7 @@ describe("a monthly subscription, end to end through the API and the emulator", 
     expect(signup).toMatchObject({ order_id: orderId, subscription: { id: row.id, cycle: 1 } });
 
     const balanceBefore = (await getBalances(testDb(), biz.business.id)).balance;
-    const advanced = await advanceClock(biz, 31 * day);
+    const advanced = await advanceClock(biz, pastFirstRenewal);
     expect(advanced.status).toBe(200);
     await receiver.waitForRequests(2, 10_000);
     const renewal = received(receiver).find((b) => b.type === "succeeded" && b.order_id === `${orderId}-2`);

@@ -8,6 +8,7 @@ import { api, testDb } from "@/test/helpers";
 import {
   advanceClock,
   emulatorKey,
+  pastFirstRenewal,
   readSubscription,
   received,
   runJobs,
@@ -210,7 +211,7 @@ describe("renewal failures", () => {
     const key = emulatorKey(biz);
     emulator().setBilling(key, { retryDelaysSeconds: [day, day, day], afterRetries: "cancel" });
     emulator().setCardBehavior(key, row.providerPaymentMethodId!, "4000000000000341");
-    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, pastFirstRenewal);
     const unpaid = await view(biz, id);
     expect(unpaid.status).toBe("past_due");
     emulator().setCardBehavior(key, row.providerPaymentMethodId!, "4242424242424242");
@@ -229,7 +230,7 @@ describe("renewal failures", () => {
   it("the provider left to leave it past due: past_due, no further event", async () => {
     const { biz, id } = await activeSubscription({ card: "4000000000000341" });
     emulator().setBilling(emulatorKey(biz), { retryDelaysSeconds: [day], afterRetries: "leave_past_due" });
-    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, pastFirstRenewal);
     await advanceClock(biz, 3 * day);
     expect(await view(biz, id)).toMatchObject({ status: "past_due", canceled_at: null });
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded", "subscription_payment_failed"]);
@@ -238,7 +239,7 @@ describe("renewal failures", () => {
   it("left past due, the next cycle's failed charge: one more subscription_payment_failed (cycle 3), nothing else", async () => {
     const { biz, id, orderId } = await activeSubscription({ card: "4000000000000341" });
     emulator().setBilling(emulatorKey(biz), { retryDelaysSeconds: [day], afterRetries: "leave_past_due" });
-    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, pastFirstRenewal);
     await advanceClock(biz, 3 * day);
     const left = await view(biz, id);
     expect(left).toMatchObject({ status: "past_due", cycles_count: 2 });
@@ -262,7 +263,7 @@ describe("renewal failures", () => {
 
   it("a card that needs authentication: subscription_payment_failed with authentication_required, once", async () => {
     const { biz, id } = await activeSubscription({ card: "4000002760003184" });
-    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, pastFirstRenewal);
     expect(await view(biz, id)).toMatchObject({ status: "past_due", cycles_count: 2 });
     const failures = (await eventsOf(id)).filter((e) => e.type === "subscription_payment_failed");
     expect(failures).toHaveLength(1);
@@ -276,7 +277,7 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
     const res = await api("POST", `/subscriptions/${id}/cancel`, { key: biz.secretKey });
     expect(res.status).toBe(200);
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded"]);
-    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, pastFirstRenewal);
     const ended = await view(biz, id);
     expect(ended).toMatchObject({
       status: "canceled",
@@ -397,7 +398,7 @@ describe("inbound subscription events: the signature", () => {
     const { biz: other } = await subscriptionBusiness();
     await signUp(other);
     const key = emulatorKey(biz);
-    await advanceClock(biz, 31 * day);
+    await advanceClock(biz, pastFirstRenewal);
     const { providerEvents } = await import("@/db/schema");
     const { readProviderConfig } = await import("@/lib/providers/provider-config");
     const secretOf = async (businessId: string): Promise<string> =>

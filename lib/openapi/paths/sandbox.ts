@@ -74,6 +74,11 @@ export function registerSandboxHelpers(registry: OpenAPIRegistry): void {
       401: sandboxUnauthorized,
       409: keyConflict,
       502: errorResponses.providerError,
+      503: jsonResponse(
+        "The clock moved, but work due by the new time was still running after 120 s (`clock_work_pending`); the message names it, and it finishes in the background.",
+        ErrorMessageSchema,
+        { "Retry-After": { description: "Seconds to wait before reading again.", schema: { type: "integer" } } },
+      ),
     },
   });
 

@@ -48,6 +48,14 @@ export async function subscriptionBusiness(): Promise<{ biz: CreatedBusiness; re
 
 export const monthly = { interval: "month", interval_count: 1 };
 
+/**
+ * Seconds that take a monthly plan signed up now past its first renewal, whatever the month: a
+ * month is at most 31 days, and Stripe leaves a renewal's invoice in draft for an hour before it
+ * charges it. (`31 days` alone passed the renewal only in months of 30 days: from 2 December it
+ * stops an hour short of the charge.)
+ */
+export const pastFirstRenewal = 31 * 86_400 + 2 * 3600;
+
 /** POST /session with a subscription, paid with the sandbox helper; answers the session id. */
 export async function signUp(
   biz: CreatedBusiness,

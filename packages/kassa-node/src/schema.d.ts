@@ -7476,6 +7476,17 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The clock moved, but work due by the new time was still running after 120 s (`clock_work_pending`); the message names it, and it finishes in the background. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before reading again. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   paySandboxSession: {

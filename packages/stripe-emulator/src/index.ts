@@ -58,6 +58,11 @@ export interface StripeEmulatorOptions {
   /** How long a webhook receiver may take to answer; default 10 s. */
   webhookTimeoutMs?: number;
   /**
+   * A slow provider: each event's first delivery waits this long, outside what test clocks wait
+   * for (they read `ready` before it is sent, as Stripe's may). Default 0.
+   */
+  webhookDelayMs?: number;
+  /**
    * Where state is kept across restarts (e.g. `sqlPersistence(...)`): loaded at start, and every
    * change saved before the response that reflects it. Default: in memory only, lost on close.
    */
@@ -109,6 +114,8 @@ export interface StripeEmulator {
   createRestrictedKey(key: string, options: { deny: string[] }): string;
   /** Redelivers failed webhook attempts now instead of after their delay. */
   retryWebhooks(): Promise<void>;
+  /** A slow provider from now on: each event's first delivery waits `ms` (0: sent at once). */
+  setWebhookDelay(ms: number): void;
   /** Resolves when test clock advances and queued webhook deliveries are done. */
   idle(): Promise<void>;
   /**
@@ -128,6 +135,7 @@ async function createEmulator(
     now,
     retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 25_000],
     timeoutMs: options.webhookTimeoutMs ?? 10_000,
+    delayMs: options.webhookDelayMs ?? 0,
     run: (account, mode, work) => emu.saver.run(account, mode, work),
   });
   const emu: Emulator = {
@@ -240,6 +248,7 @@ function emulatorHelpers(
         return restricted;
       }),
     retryWebhooks: () => webhooks.retryNow(),
+    setWebhookDelay: (ms) => webhooks.setDelay(ms),
     idle: () => waitForIdle(emu),
     refresh: (key) => emu.saver.run(account(key), "read", () => undefined),
   };

@@ -27,6 +27,8 @@ export interface WebhookOptions {
   /** Delays before each redelivery of a failed attempt (Stripe retries for days; tests want short). */
   retryDelaysMs: number[];
   timeoutMs: number;
+  /** Each event's first delivery waits this long (a slow provider); 0 sends at once. */
+  delayMs?: number;
   /**
    * Runs an operation on the account and saves it (`StateSaver.run`): an attempt starts with one
    * (is it still pending? the account is brought up to date first) and records its outcome in
@@ -105,6 +107,10 @@ export class WebhookDispatcher implements WebhookSender {
     }
   }
 
+  setDelay(ms: number): void {
+    this.options.delayMs = Math.max(0, ms);
+  }
+
   close(): void {
     this.closed = true;
     for (const timer of this.retries.keys()) clearTimeout(timer);
@@ -117,9 +123,10 @@ export class WebhookDispatcher implements WebhookSender {
       event: event.id,
       endpoint: endpointId,
       attempt,
-      dueAt: this.options.now(),
+      dueAt: this.options.now() + (this.options.delayMs ?? 0),
     });
-    this.chain(account, endpointId, event.id, attempt);
+    if (this.options.delayMs) this.schedule(account, endpointId, event.id, attempt, this.options.delayMs);
+    else this.chain(account, endpointId, event.id, attempt);
   }
 
   /**
