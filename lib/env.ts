@@ -111,8 +111,9 @@ const envSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
    * Slow clients (server/http-server.ts): a request whose line and headers have not all arrived
-   * this long after the connection opened (or after the previous answer on a kept-alive one) is
-   * cut: 408, connection closed. Node's own default is 60 s, checked every 30 s.
+   * this long after its connection opened (on a kept-alive connection: after its first byte; an
+   * idle one is closed after 65 s) is cut: 408, connection closed. Node's own default is 60 s,
+   * checked every 30 s.
    */
   REQUEST_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(10),
   /**
