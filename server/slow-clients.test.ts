@@ -79,8 +79,13 @@ async function connectionsReach(server: http.Server, wanted: (n: number) => bool
 }
 
 describe("slow clients", () => {
-  it("cuts a client whose headers trickle in (slowloris), and one that sends nothing, after the headers timeout", async () => {
+  it("cuts a client whose headers trickle in (slowloris), and one that sends nothing, after the headers timeout, not an idle kept-alive one", async () => {
     const { port } = await startServer({ REQUEST_HEADERS_TIMEOUT_SECONDS: "1" });
+    // A kept-alive connection (a proxy's pool) that was answered, then idles: not a slow client.
+    const keptAlive = await connect(port);
+    keptAlive.socket.write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    for (let i = 0; i < 200 && !keptAlive.received().endsWith("0\r\n\r\n"); i++) await pause(25);
+    expect(keptAlive.received()).toMatch(/^HTTP\/1\.1 200 /);
     const [trickling, silent] = await Promise.all([connect(port), connect(port)]);
     // The timeout is 1 s; the loop gives up after 30 s (300 rounds), far beyond it.
     const rounds = await trickleHeaders(trickling, 300);
@@ -90,6 +95,7 @@ describe("slow clients", () => {
     expect(JSON.parse(trickling.received().split("\r\n\r\n")[1]!)).toMatchObject({ error: "request_timeout" });
     await Promise.race([silent.whenClosed, pause(30_000)]);
     expect(silent.closed(), "the silent client was never cut").toBe(true);
+    expect(keptAlive.closed(), "the idle kept-alive connection was cut with the slow ones").toBe(false);
     // A client that sends its request in time is served as before.
     expect(await get(port)).toMatch(/^HTTP\/1\.1 200 [\s\S]*\r\n\r\n[\s\S]*ok/);
   });
