@@ -13,6 +13,7 @@ export const providerEventReceived = eventType("kassa/provider-event.received", 
 export const subscriptionSetupDue = eventType("kassa/subscription.setup-due", { schema: jobData });
 export const refundDue = eventType("kassa/refund.due", { schema: jobData });
 export const mailDue = eventType("kassa/mail.due", { schema: jobData });
+export const passwordResetRequested = eventType("kassa/password-reset.requested", { schema: jobData });
 
 /** The event announcing each job kind. */
 export const jobEventTypes = {
@@ -22,6 +23,7 @@ export const jobEventTypes = {
   setup_subscription: subscriptionSetupDue,
   refund_payment: refundDue,
   send_mail: mailDue,
+  start_password_reset: passwordResetRequested,
 } satisfies Record<JobKind, unknown>;
 
 /** Inngest's logs go through Kassa's structured logger (lib/log.ts). */

@@ -110,6 +110,19 @@ const envSchema = z.object({
    */
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
+   * Slow clients (server/http-server.ts): a request whose line and headers have not all arrived
+   * this long after its connection opened (on a kept-alive connection: after its first byte; an
+   * idle one is closed after 65 s) is cut: 408, connection closed. Node's own default is 60 s,
+   * checked every 30 s.
+   */
+  REQUEST_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(10),
+  /**
+   * Open connections one instance accepts at once (Node's `server.maxConnections`); a connection
+   * over the cap is closed as it arrives, before anything is read (a reverse proxy retries another
+   * instance). Counted in `kassa_http_connections_refused_total`.
+   */
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /**
    * On SIGTERM, readiness reports 503 and requests are still served this long before the listener
    * closes, so a load balancer stops sending first (docs/deploy.md); then requests under way finish.
    */

@@ -3,6 +3,7 @@ import { sendMailJob } from "@/lib/mail/send-mail";
 import { processProviderEventJob } from "@/lib/payments/provider-events";
 import { refundPaymentJob } from "@/lib/payments/refund-payment";
 import { expireSessionJob } from "@/lib/sessions/expire-session";
+import { startPasswordResetJob } from "@/lib/staff/password-reset";
 import { setupSubscriptionJob } from "@/lib/subscriptions/set-up-subscription";
 import { deliverWebhookJob } from "@/lib/webhooks/deliver-webhook";
 
@@ -14,6 +15,7 @@ export const jobHandlers: JobHandlerTable = {
   refund_payment: refundPaymentJob,
   setup_subscription: setupSubscriptionJob,
   send_mail: sendMailJob,
+  start_password_reset: startPasswordResetJob,
 };
 
 /** Called by every composition root that runs jobs, before it runs any. */

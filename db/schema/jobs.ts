@@ -13,6 +13,11 @@ export const jobKinds = [
   "refund_payment",
   /** Sends one e-mail of mail_messages (lib/mail/send-mail.ts). */
   "send_mail",
+  /**
+   * Writes a password reset's token and e-mail for an active user, or nothing (lib/staff/password-reset.ts):
+   * the request answers before, having done the same work for every e-mail.
+   */
+  "start_password_reset",
 ] as const;
 export type JobKind = (typeof jobKinds)[number];
 

@@ -4,6 +4,7 @@ import { reconcilePayments } from "./payments/reconcile-payments";
 import { refundPayment } from "./payments/refund-payment";
 import { processProviderEvent } from "./provider-events/process-provider-event";
 import { sendMail } from "./mail/send-mail";
+import { startPasswordReset } from "./staff/start-password-reset";
 import { expireSession } from "./sessions/expire-session";
 import { setUpSubscription } from "./subscriptions/set-up-subscription";
 import { deliverWebhook } from "./webhooks/deliver-webhook";
@@ -16,6 +17,7 @@ export const functions = [
   setUpSubscription,
   refundPayment,
   sendMail,
+  startPasswordReset,
   redispatchDueJobs,
   pruneExpiredRows,
   reconcilePayments,

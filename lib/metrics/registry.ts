@@ -1,16 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-/**
- * Every Prometheus metric of the process, in one registry. Created once and kept on globalThis:
- * Next's bundles carry their own copies of lib/ modules (and of prom-client), and a second set
- * would either fail on duplicate names or count apart from what GET /metrics shows.
- */
-function createMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const registers = [registry];
+/** The HTTP server's metrics (API requests, connections refused over MAX_CONNECTIONS). */
+function httpMetrics(registers: Registry[]) {
   return {
-    registry,
     httpRequests: new Counter({
       name: "kassa_http_requests_total",
       help: "API requests answered, by route pattern (never the raw path), method and status.",
@@ -24,6 +16,26 @@ function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
+    httpConnectionsRefused: new Counter({
+      name: "kassa_http_connections_refused_total",
+      help: "Connections closed as they arrived because the instance held MAX_CONNECTIONS already.",
+      registers,
+    }),
+  };
+}
+
+/**
+ * Every Prometheus metric of the process, in one registry. Created once and kept on globalThis:
+ * Next's bundles carry their own copies of lib/ modules (and of prom-client), and a second set
+ * would either fail on duplicate names or count apart from what GET /metrics shows.
+ */
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    ...httpMetrics(registers),
     webhookDeliveries: new Counter({
       name: "kassa_webhook_deliveries_total",
       help: "Webhook delivery attempts, by outcome (succeeded, http_error, network_error, refused).",

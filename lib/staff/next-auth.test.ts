@@ -3,10 +3,13 @@ import { describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { createTestBusiness, testDb, uniqueName } from "@/test/helpers";
 import { Secret, TOTP } from "otpauth";
+import { eq } from "drizzle-orm";
+import { staffSessions } from "@/db/schema";
 import { createUser } from "./create-user";
 import { confirmTwoFactor, enrollTwoFactor } from "./manage-two-factor";
 import { issueSignInTicket } from "./sign-in-ticket";
 import { handlers } from "./next-auth";
+import { endStaffSession } from "./staff-sessions";
 
 const origin = "http://localhost:3000";
 
@@ -88,7 +91,73 @@ describe("Auth.js's own routes (/api/auth/*)", () => {
     expect(signedIn.headers.get("location")).toBe(`${origin}/dashboard`);
     expect(cookiesOf(signedIn)).toContain("authjs.session-token");
     const replayed = await post({ ticket, code });
-    expect(replayed.headers.get("location")).toContain("code=invalid_code");
+    expect(replayed.headers.get("location")).toContain("code=ticket_expired");
+  });
+
+  it("spend the ticket with the sign-in it opens: a fresh code cannot use it again, nor a parallel one", async () => {
+    const business = await createTestBusiness();
+    const email = `${uniqueName("tfa-once")}@example.com`;
+    const { userId } = await createUser(testDb(), { email, password: "a long password", businessId: business.business.id, role: "owner" });
+    const { secret } = await enrollTwoFactor(testDb(), { userId });
+    const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+    const step = Math.floor(Date.now() / 30_000);
+    const { recoveryCodes } = await confirmTwoFactor(testDb(), { userId, code: totp.generate({ timestamp: (step - 1) * 30_000 }), ip: "203.0.113.79" });
+    const csrf = await request("GET", "/api/auth/csrf");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const post = (body: Record<string, string>) =>
+      request("POST", "/api/auth/callback/credentials", { body: { callbackUrl: `${origin}/dashboard`, csrfToken, ...body }, cookie: cookiesOf(csrf) });
+    const sessions = async () => (await testDb().select().from(staffSessions).where(eq(staffSessions.userId, userId))).length;
+
+    const ticket = issueSignInTicket(userId);
+    const signedIn = await post({ ticket, code: totp.generate({ timestamp: step * 30_000 }) });
+    expect(cookiesOf(signedIn)).toContain("authjs.session-token");
+    // A code the authenticator shows later (a new step), or a recovery code: the ticket is spent.
+    const again = await post({ ticket, code: totp.generate({ timestamp: (step + 1) * 30_000 }) });
+    expect(again.headers.get("location")).toContain("code=ticket_expired");
+    expect(cookiesOf(again)).not.toContain("authjs.session-token");
+    const recovery = await post({ ticket, code: recoveryCodes[0]! });
+    expect(recovery.headers.get("location")).toContain("code=ticket_expired");
+    expect(await sessions()).toBe(1);
+
+    // Two uses of one new ticket at once, each with a valid code of its own: one session opens.
+    const second = issueSignInTicket(userId);
+    const both = await Promise.all([post({ ticket: second, code: recoveryCodes[1]! }), post({ ticket: second, code: recoveryCodes[2]! })]);
+    expect(both.filter((r) => cookiesOf(r).includes("authjs.session-token"))).toHaveLength(1);
+    expect(both.filter((r) => r.headers.get("location")?.includes("code=ticket_expired"))).toHaveLength(1);
+    expect(await sessions()).toBe(2);
+  });
+
+  it("answer no session for a cookie whose session was signed out, by the dashboard or by Auth.js's own route", async () => {
+    const business = await createTestBusiness();
+    const email = `${uniqueName("signout")}@example.com`;
+    const { userId } = await createUser(testDb(), { email, password: "a long password", businessId: business.business.id, role: "owner" });
+    const csrf = await request("GET", "/api/auth/csrf");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const signIn = async () => {
+      const response = await request("POST", "/api/auth/callback/credentials", {
+        body: { email, password: "a long password", callbackUrl: `${origin}/dashboard`, csrfToken },
+        cookie: cookiesOf(csrf),
+      });
+      return response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))!.split(";")[0]!;
+    };
+    const sessionOf = async (cookie: string) => (await (await request("GET", "/api/auth/session", { cookie })).json()) as { user?: { email?: string } } | null;
+
+    // The dashboard's sign-out ends the session's row (then clears the browser's cookie).
+    const first = await signIn();
+    expect(await sessionOf(first)).toMatchObject({ user: { email } });
+    const [row] = await testDb().select().from(staffSessions).where(eq(staffSessions.userId, userId));
+    await endStaffSession(testDb(), row!.id);
+    expect(await sessionOf(first)).toBeNull();
+
+    // Auth.js's own sign-out route ends it too: a copy of the cookie kept elsewhere is dead.
+    const second = await signIn();
+    expect(await sessionOf(second)).toMatchObject({ user: { email } });
+    const signedOut = await request("POST", "/api/auth/signout", { body: { csrfToken }, cookie: `${cookiesOf(csrf)}; ${second}` });
+    expect(signedOut.status).toBe(302);
+    expect(await sessionOf(second)).toBeNull();
+    // Other sessions of the user are not touched.
+    const third = await signIn();
+    expect(await sessionOf(third)).toMatchObject({ user: { email } });
   });
 
   it("make the cookies Secure and __Secure-/__Host- prefixed when ORIGIN is https", async () => {

@@ -12,7 +12,7 @@ import { authSecret } from "./auth-secret";
 import { authenticate } from "./authenticate";
 import { LoginRateLimitedError } from "./errors";
 import { issueSignInTicket, readSignInTicket } from "./sign-in-ticket";
-import { openStaffSession, validDeviceId } from "./staff-sessions";
+import { endStaffSession, openStaffSession, SessionAlreadyOpenedError, staffSessionExists, staffSessionOpen, validDeviceId } from "./staff-sessions";
 import { twoFactorEnabled, verifySecondFactor } from "./two-factor";
 
 /** A refused sign-in; `code` says why (the form shows one message per code). */
@@ -52,21 +52,26 @@ declare module "@auth/core/jwt" {
 
 export const signInPath = "/dashboard/sign-in";
 
+type SignedIn = { userId: string; email: string; /** A two-factor ticket's session row. */ sessionId?: string };
+
 /**
  * One step of a sign-in: the e-mail and password, or (with a ticket) the second factor. A user
  * with two-factor on is refused `two_factor` after the right password, with a ticket for the code
- * step; wrong codes count against the login rate limit like wrong passwords.
+ * step; wrong codes count against the login rate limit like wrong passwords. A ticket whose
+ * session was opened already is spent: refused before its code is looked at (and, for two uses at
+ * once, by the session row's key in openStaffSession).
  */
-async function passwordOrCode(credentials: Partial<Record<string, unknown>>, ip: string | null): Promise<{ userId: string; email: string }> {
+async function passwordOrCode(credentials: Partial<Record<string, unknown>>, ip: string | null): Promise<SignedIn> {
   const db = await getDb();
   if (credentials.ticket !== undefined && credentials.ticket !== "") {
-    const userId = readSignInTicket(credentials.ticket);
-    if (!userId) throw new SignInRefused("ticket_expired");
+    const ticket = readSignInTicket(credentials.ticket);
+    if (!ticket || (await staffSessionExists(db, ticket.sessionId))) throw new SignInRefused("ticket_expired");
+    const { userId, sessionId } = ticket;
     const code = typeof credentials.code === "string" ? credentials.code.slice(0, 40) : "";
     if (!(await verifySecondFactor(db, { userId, code, ip }))) throw new SignInRefused("invalid_code");
     const [user] = await db.select({ email: users.email }).from(users).where(and(eq(users.id, userId), isNull(users.disabledAt)));
     if (!user) throw new SignInRefused("invalid");
-    return { userId, email: user.email };
+    return { userId, email: user.email, sessionId };
   }
   const email = typeof credentials.email === "string" ? credentials.email : "";
   const password = typeof credentials.password === "string" ? credentials.password : "";
@@ -74,6 +79,12 @@ async function passwordOrCode(credentials: Partial<Record<string, unknown>>, ip:
   if (!outcome.ok) throw new SignInRefused(outcome.reason);
   if (await twoFactorEnabled(db, outcome.userId)) throw new SignInRefused("two_factor", undefined, issueSignInTicket(outcome.userId));
   return outcome;
+}
+
+/** Whether a session token read back from its cookie still has its open staff_sessions row. */
+async function sessionStands(token: { sub?: string | null; sid?: string }): Promise<boolean> {
+  if (typeof token.sub !== "string" || !token.sub || typeof token.sid !== "string" || !token.sid) return false;
+  return staffSessionOpen(await getDb(), token.sub, token.sid);
 }
 
 /** Where Auth.js's routes are: next-auth reads AUTH_URL (after this config, per request) for its own URLs. */
@@ -102,34 +113,46 @@ const authConfig = (): NextAuthConfig => ({
         code: { type: "text" },
       },
       authorize: async (credentials, request) => {
-        let signedIn;
         try {
-          signedIn = await passwordOrCode(credentials, clientIp(request));
+          const signedIn = await passwordOrCode(credentials, clientIp(request));
+          const { sessionId } = await openStaffSession(await getDb(), {
+            userId: signedIn.userId,
+            sessionId: signedIn.sessionId,
+            deviceId: validDeviceId(credentials.device),
+            ip: clientIp(request),
+            userAgent: request.headers.get("user-agent"),
+          });
+          return { id: signedIn.userId, email: signedIn.email, sessionId };
         } catch (error) {
           if (error instanceof LoginRateLimitedError) throw new SignInRefused("rate_limited", error.retryAfterSeconds);
+          if (error instanceof SessionAlreadyOpenedError) throw new SignInRefused("ticket_expired");
           throw error;
         }
-        const { sessionId } = await openStaffSession(await getDb(), {
-          userId: signedIn.userId,
-          deviceId: validDeviceId(credentials.device),
-          ip: clientIp(request),
-          userAgent: request.headers.get("user-agent"),
-        });
-        return { id: signedIn.userId, email: signedIn.email, sessionId };
       },
     }),
   ],
   callbacks: {
     // The token carries the user id and when they signed in (kept across refreshes, unlike `iat`,
     // so a reset password ends older sessions); roles and businesses are read fresh per request.
-    jwt: ({ token, user }) =>
-      user ? { sub: user.id, email: user.email, signedInAt: Math.floor(Date.now() / 1000), sid: user.sessionId } : token,
+    // A token read back stands only while its staff_sessions row is open (decision 0044): null
+    // makes Auth.js answer no session (`/api/auth/session`, `auth()`) and clear the cookie.
+    jwt: async ({ token, user }) => {
+      if (user) return { sub: user.id, email: user.email, signedInAt: Math.floor(Date.now() / 1000), sid: user.sessionId };
+      return (await sessionStands(token)) ? token : null;
+    },
     session: ({ session, token }) => ({
       ...session,
       user: { ...session.user, id: token.sub ?? "" },
       signedInAt: typeof token.signedInAt === "number" ? token.signedInAt : 0,
       sessionId: typeof token.sid === "string" ? token.sid : "",
     }),
+  },
+  events: {
+    // Auth.js's own sign-out route (`POST /api/auth/signout`) ends the row as the dashboard's does.
+    signOut: async (message) => {
+      const sid = "token" in message ? message.token?.sid : undefined;
+      if (typeof sid === "string" && sid) await endStaffSession(await getDb(), sid);
+    },
   },
   logger: {
     error: (error) => {

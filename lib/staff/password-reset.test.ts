@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { count, eq, inArray } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { passwordResetTokens, users } from "@/db/schema";
+import { jobs, mailMessages, passwordResetTokens, rateLimits, users } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto";
 import { resetEnv } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -11,8 +11,9 @@ import { ensureDemoLogin } from "./demo-login";
 import { StaffInputError } from "./errors";
 import { loadStaff } from "./load-staff";
 import { InvalidResetTokenError, requestPasswordReset, resetPassword, resetTokenLifetimeMs } from "./password-reset";
+import { requestResetToken, testResetPage } from "./testing/reset-token";
 
-const linkFor = (token: string) => `http://kassa.test/dashboard/reset-password?token=${token}`;
+const linkFor = (token: string) => `${testResetPage}?token=${token}`;
 let counter = 0;
 const ip = () => `192.0.2.${++counter}`;
 
@@ -24,10 +25,65 @@ async function newUser() {
 }
 
 describe("password reset", () => {
+  it("does the same work for a known and an unknown e-mail before answering: one job, nothing else (the job does the rest)", async () => {
+    const { email } = await newUser();
+    const tables = { jobs, passwordResetTokens, mailMessages, rateLimits };
+    const counts = async () =>
+      Object.fromEntries(
+        await Promise.all(Object.entries(tables).map(async ([name, table]) => [name, (await testDb().select({ n: count() }).from(table))[0]!.n] as const)),
+      );
+    const lines: unknown[][] = [];
+    const spies = (["debug", "info", "warn", "error"] as const).map((level) =>
+      vi.spyOn(log, level).mockImplementation((...args: unknown[]) => void lines.push([level, args[0]])),
+    );
+    const request = async (address: string) => {
+      lines.length = 0;
+      const before = await counts();
+      const answer = await requestPasswordReset(testDb(), { email: address, ip: ip(), pageUrl: testResetPage });
+      const after = await counts();
+      const [job] = await testDb().select().from(jobs).where(eq(jobs.id, answer.jobId));
+      return {
+        answer: Object.keys(answer),
+        written: Object.fromEntries(Object.keys(after).map((name) => [name, after[name]! - before[name]!])),
+        job: { kind: job!.kind, businessId: job!.businessId, status: job!.status, payload: Object.keys(job!.payload).sort() },
+        logged: [...lines],
+        jobId: answer.jobId,
+      };
+    };
+    try {
+      const known = await request(email);
+      const unknown = await request(`${uniqueName("nobody")}@example.com`);
+      const { jobId: knownJob, ...knownWork } = known;
+      const { jobId: unknownJob, ...unknownWork } = unknown;
+      expect(knownWork).toEqual(unknownWork);
+      expect(knownWork.written).toEqual({ jobs: 1, passwordResetTokens: 0, mailMessages: 0, rateLimits: 2 });
+      expect(knownWork.job).toMatchObject({ kind: "start_password_reset", businessId: null, status: "pending" });
+
+      // The job, after the answer, finds the user (or not) and writes the token and its e-mail.
+      const jobsOf = (ids: string[]) => testDb().select().from(jobs).where(inArray(jobs.id, ids));
+      const { runJobById } = await import("@/lib/jobs/run-job");
+      const { defaultJobContext } = await import("@/lib/job-context");
+      const before = await counts();
+      await runJobById(testDb(), unknownJob, defaultJobContext());
+      const afterUnknown = await counts();
+      expect([afterUnknown.passwordResetTokens, afterUnknown.mailMessages]).toEqual([before.passwordResetTokens, before.mailMessages]);
+      await runJobById(testDb(), knownJob, defaultJobContext());
+      const afterKnown = await counts();
+      expect([afterKnown.passwordResetTokens, afterKnown.mailMessages]).toEqual([before.passwordResetTokens! + 1, before.mailMessages! + 1]);
+      expect((await jobsOf([knownJob, unknownJob])).map((j) => j.status)).toEqual(["done", "done"]);
+      // Run again (a lease that ran out), the job writes no second token nor e-mail.
+      await testDb().update(jobs).set({ status: "pending" }).where(eq(jobs.id, knownJob));
+      await runJobById(testDb(), knownJob, defaultJobContext());
+      expect(await counts()).toMatchObject({ passwordResetTokens: afterKnown.passwordResetTokens, mailMessages: afterKnown.mailMessages });
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+
   it("stores only the token's digest, answers the same for unknown e-mails, and works once", async () => {
     const { email, userId } = await newUser();
-    expect(await requestPasswordReset(testDb(), { email: "nobody@example.com", ip: ip(), linkFor })).toBeNull();
-    const token = await requestPasswordReset(testDb(), { email: email.toUpperCase(), ip: ip(), linkFor });
+    expect(await requestResetToken(testDb(), { email: "nobody@example.com", ip: ip() })).toBeNull();
+    const token = await requestResetToken(testDb(), { email: email.toUpperCase(), ip: ip() });
     expect(token).toMatch(/^[0-9A-Za-z]{43}$/);
     const stored = await testDb().select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
     expect(stored).toHaveLength(1);
@@ -49,11 +105,11 @@ describe("password reset", () => {
     const { email, userId } = await newUser();
     const [before] = await testDb().select().from(users).where(eq(users.id, userId));
     const issued = new Date(Date.now() - resetTokenLifetimeMs - 1000);
-    const expired = await requestPasswordReset(testDb(), { email, ip: ip(), linkFor, now: issued });
+    const expired = await requestResetToken(testDb(), { email, ip: ip(), now: issued });
     await expect(resetPassword(testDb(), { token: expired!, password: "the new password" })).rejects.toBeInstanceOf(InvalidResetTokenError);
     await expect(resetPassword(testDb(), { token: "x".repeat(43), password: "the new password" })).rejects.toBeInstanceOf(InvalidResetTokenError);
     await expect(resetPassword(testDb(), { token: "../../etc", password: "the new password" })).rejects.toBeInstanceOf(InvalidResetTokenError);
-    const fresh = await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
+    const fresh = await requestResetToken(testDb(), { email, ip: ip() });
     await expect(resetPassword(testDb(), { token: fresh!, password: "short" })).rejects.toBeInstanceOf(StaffInputError);
     const [after] = await testDb().select().from(users).where(eq(users.id, userId));
     expect(after!.passwordHash).toBe(before!.passwordHash);
@@ -63,8 +119,8 @@ describe("password reset", () => {
 
   it("spends every other open token of the user, and two parallel uses of one token pass once", async () => {
     const { email } = await newUser();
-    const first = await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
-    const second = await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
+    const first = await requestResetToken(testDb(), { email, ip: ip() });
+    const second = await requestResetToken(testDb(), { email, ip: ip() });
     const results = await Promise.allSettled([
       resetPassword(testDb(), { token: second!, password: "parallel one pass" }),
       resetPassword(testDb(), { token: second!, password: "parallel two pass" }),
@@ -85,16 +141,16 @@ describe("the reset link in the log", () => {
       const demo = await ensureDemoLogin(testDb(), demoBusiness.business.id);
       const urls = () => lines.map(([, fields]) => (fields as { url?: string } | undefined)?.url).filter(Boolean);
 
-      const devToken = await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
+      const devToken = await requestResetToken(testDb(), { email, ip: ip() });
       expect(urls()).toEqual([linkFor(devToken!)]);
 
       (process.env as Record<string, string>).NODE_ENV = "production";
       resetEnv();
       lines.length = 0;
-      await requestPasswordReset(testDb(), { email, ip: ip(), linkFor });
+      await requestResetToken(testDb(), { email, ip: ip() });
       expect(urls()).toEqual([]);
       expect(JSON.stringify(lines)).toContain("not shown in production logs");
-      const demoToken = await requestPasswordReset(testDb(), { email: demo.email, ip: ip(), linkFor });
+      const demoToken = await requestResetToken(testDb(), { email: demo.email, ip: ip() });
       expect(urls()).toEqual([linkFor(demoToken!)]);
     } finally {
       (process.env as Record<string, string | undefined>).NODE_ENV = previous;

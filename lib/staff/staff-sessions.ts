@@ -20,14 +20,24 @@ export function validDeviceId(value: unknown): string | null {
   return typeof value === "string" && /^[0-9A-Za-z]{32}$/.test(value) ? value : null;
 }
 
+/** The session a two-factor ticket names was opened already: the ticket is spent (sign-in-ticket.ts). */
+export class SessionAlreadyOpenedError extends Error {
+  constructor() {
+    super("This sign-in was completed already. Enter your e-mail and password again.");
+    this.name = "SessionAlreadyOpenedError";
+  }
+}
+
 /**
  * Opens a session row for a successful sign-in (decision 0044). A device the user has signed in
  * from before is known; a new device of a user who has signed in before gets a "new sign-in"
  * e-mail, written in the same transaction (the first sign-in of an account is no news).
+ * `sessionId`, a two-factor ticket's, opens that row once: a second opening (the ticket used
+ * again, or twice at once) throws SessionAlreadyOpenedError and changes nothing.
  */
 export async function openStaffSession(
   db: Db,
-  input: { userId: string; deviceId: string | null; ip: string | null; userAgent: string | null; now?: Date },
+  input: { userId: string; sessionId?: string; deviceId: string | null; ip: string | null; userAgent: string | null; now?: Date },
 ): Promise<{ sessionId: string; newDevice: boolean }> {
   const deviceDigest = sha256Hex(`device:${input.deviceId ?? newDeviceId()}`);
   return transactionWithJobs(db, async (tx) => {
@@ -40,14 +50,15 @@ export async function openStaffSession(
       })
       .from(staffSessions)
       .where(eq(staffSessions.userId, input.userId));
-    const sessionId = newId("staffSession");
-    await tx.insert(staffSessions).values({
-      id: sessionId,
-      userId: input.userId,
-      deviceDigest,
-      ip: input.ip,
-      userAgent: input.userAgent?.slice(0, 500) ?? null,
-    });
+    const sessionId = input.sessionId ?? newId("staffSession");
+    // The primary key decides between two openings of one ticket (the user's row lock above
+    // already takes them in turn; the key holds without it).
+    const opened = await tx
+      .insert(staffSessions)
+      .values({ id: sessionId, userId: input.userId, deviceDigest, ip: input.ip, userAgent: input.userAgent?.slice(0, 500) ?? null })
+      .onConflictDoNothing({ target: staffSessions.id })
+      .returning({ id: staffSessions.id });
+    if (!opened.length) throw new SessionAlreadyOpenedError();
     const newDevice = (seen?.any ?? 0) > 0 && (seen?.same ?? 0) === 0;
     if (newDevice)
       await enqueueMail(tx, {
@@ -63,6 +74,12 @@ export async function openStaffSession(
       });
     return { sessionId, newDevice };
   });
+}
+
+/** Whether a session row with this id exists, open or ended (a spent two-factor ticket's). */
+export async function staffSessionExists(db: Db, sessionId: string): Promise<boolean> {
+  const [row] = await db.select({ id: staffSessions.id }).from(staffSessions).where(eq(staffSessions.id, sessionId));
+  return row !== undefined;
 }
 
 /** Whether the session row is open and belongs to the user. */

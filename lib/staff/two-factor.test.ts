@@ -151,7 +151,10 @@ describe("two-factor sign-in (TOTP)", () => {
 
   it("signs the ticket between the password and the code, and lets it expire", () => {
     const ticket = issueSignInTicket("usr_abc", t0);
-    expect(readSignInTicket(ticket, t0 + 1000)).toBe("usr_abc");
+    expect(readSignInTicket(ticket, t0 + 1000)).toEqual({ userId: "usr_abc", sessionId: expect.stringMatching(/^ses_/) });
+    // Each ticket names a session row of its own (the row that spends it).
+    expect(readSignInTicket(issueSignInTicket("usr_abc", t0), t0)!.sessionId).not.toBe(readSignInTicket(ticket, t0)!.sessionId);
+    expect(readSignInTicket(ticket.replace(/\.ses_\w+\./, ".ses_01ANOTHERSESSIONID0000000000."), t0)).toBeNull();
     expect(readSignInTicket(ticket, t0 + 10 * 60_000)).toBeNull();
     expect(readSignInTicket(ticket.replace("usr_abc", "usr_abd"), t0)).toBeNull();
     expect(readSignInTicket(42, t0)).toBeNull();

@@ -62,6 +62,6 @@ function refusal(error: CredentialsSignin): string {
   }
   if (error.code === "no_business") return "This account does not belong to any business yet. Ask an owner to add you.";
   if (error.code === "invalid_code") return "That code is not right, or was used already. Enter the current code from your app, or a recovery code.";
-  if (error.code === "ticket_expired") return "Your sign-in took too long. Enter your e-mail and password again.";
+  if (error.code === "ticket_expired") return "This sign-in took too long or was completed already. Enter your e-mail and password again.";
   return "Wrong e-mail or password.";
 }
