@@ -2,8 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobs } from "@/db/schema";
 import { defaultJobContext } from "@/lib/job-context";
+import { metrics } from "@/lib/metrics/registry";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { enqueueJob } from "./enqueue-job";
+import { overrideJobHandler } from "./registry";
 import { runDueJobs } from "./run-due-jobs";
 
 // runDueJobs (the sandbox clock's "run everything due before answering") must wait for a due row
@@ -35,5 +37,32 @@ describe.skipIf(!process.env.DATABASE_URL)("runDueJobs and another worker's clai
     const ran = await run!;
     expect(ran).toBe(0); // the other worker ran it, not this call
     expect(settledAt).toBeGreaterThanOrEqual(released);
+  });
+});
+
+describe("a job that throws", () => {
+  it("is retried later and counted in kassa_job_failures_total by kind and outcome", async () => {
+    const { business } = await createTestBusiness();
+    const failures = async () =>
+      (await metrics().jobFailures.get()).values.find(
+        (v) => v.labels.kind === "expire_session" && v.labels.outcome === "retry",
+      )?.value ?? 0;
+    const before = await failures();
+    const restore = overrideJobHandler("expire_session", async () => {
+      throw new Error("the database went away");
+    });
+    try {
+      const job = await enqueueJob(testDb(), {
+        kind: "expire_session",
+        businessId: business.id,
+        payload: { sessionId: "cs_missing" },
+      });
+      expect(await runDueJobs(testDb(), { businessId: business.id, ctx: defaultJobContext() })).toBe(1);
+      const [row] = await testDb().select().from(jobs).where(eq(jobs.id, job!.id));
+      expect(row).toMatchObject({ status: "pending", lastError: "the database went away" });
+      expect(await failures()).toBe(before + 1);
+    } finally {
+      restore();
+    }
   });
 });

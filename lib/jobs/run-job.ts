@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, jobs } from "@/db/schema";
 import { log, withLogContext } from "@/lib/log";
+import { metrics } from "@/lib/metrics/registry";
 import { parseDbTime } from "@/lib/time";
 import { claimJobs, type ClaimedJob } from "./claim-jobs";
 import type { JobContext } from "@/lib/job-context";
@@ -35,6 +36,7 @@ async function runClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<
       job.attempts >= job.maxAttempts
         ? { status: "failed", error: message }
         : { status: "retry", at: new Date(Date.now() + errorBackoffMs(job.attempts)), note: message };
+    metrics().jobFailures.inc({ kind: job.kind, outcome: outcome.status });
   }
   if (outcome.status === "retry" && job.attempts >= job.maxAttempts)
     outcome = {

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { jobs, mailMessages, users } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { defaultJobContext } from "@/lib/job-context";
 import { runJobById } from "@/lib/jobs/run-job";
+import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics/registry";
 import { createUser } from "@/lib/staff/create-user";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { startSmtpReceiver, type SmtpReceiver } from "@/test/smtp-receiver";
@@ -80,9 +82,23 @@ describe("e-mail through the outbox", () => {
 
   it("retries after a temporary SMTP failure and gives up on a permanent one", async () => {
     const { business } = await createTestBusiness();
+    const failures = async (outcome: string) =>
+      (await metrics().mailSendFailures.get()).values.find(
+        (v) => v.labels.kind === "owner_notice" && v.labels.outcome === outcome,
+      )?.value ?? 0;
+    const [retriedBefore, failedBefore] = [await failures("retry"), await failures("failed")];
+    const warned: [string, Record<string, unknown>][] = [];
+    const warn = vi
+      .spyOn(log, "warn")
+      .mockImplementation((message: string, fields?: Record<string, unknown>) => void warned.push([message, fields ?? {}]));
     smtp.failNext(1, 451);
     const first = await enqueueMail(testDb(), { businessId: business.id, kind: "owner_notice", to: "retry@example.com", parts });
     expect((await run(first.id)).status).toBe("retry");
+    // The failure leaves a signal: a warn line (kind, error, next attempt) and a counter.
+    expect(await failures("retry")).toBe(retriedBefore + 1);
+    const line = warned.find(([, f]) => f.mailId === first.id);
+    expect(line?.[1]).toMatchObject({ kind: "owner_notice", error: expect.stringContaining("451") });
+    expect(Date.parse(String(line?.[1].nextAttemptAt))).toBeGreaterThan(Date.now());
     expect(await messageRow(first.id)).toMatchObject({ status: "pending" });
     expect((await messageRow(first.id)).lastError).toBeTruthy();
     await testDb().update(jobs).set({ runAt: new Date().toISOString() }).where(eq(jobs.id, (await jobOf(first.id)).id));
@@ -92,6 +108,9 @@ describe("e-mail through the outbox", () => {
     smtp.failNext(1, 550);
     const second = await enqueueMail(testDb(), { businessId: business.id, kind: "owner_notice", to: "refused@example.com", parts });
     expect((await run(second.id)).status).toBe("failed");
+    expect(await failures("failed")).toBe(failedBefore + 1);
+    expect(warned.some(([, f]) => f.mailId === second.id && f.kind === "owner_notice")).toBe(true);
+    warn.mockRestore();
     expect(await messageRow(second.id)).toMatchObject({ status: "failed" });
   });
 

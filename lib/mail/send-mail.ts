@@ -4,6 +4,7 @@ import { mailMessages } from "@/db/schema";
 import { origin } from "@/lib/env";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics/registry";
 import { isPermanentSmtpFailure, mailFrom, smtpTransport } from "./mailer";
 
 /** Retry delays after an SMTP failure: 1 min, 2 min, 4 min, ... at most 1 h. */
@@ -46,11 +47,22 @@ export const sendMailJob: JobHandler = async (db, job) => {
     const reason = error instanceof Error ? error.message : String(error);
     if (isPermanentSmtpFailure(error)) {
       await markMessage(db, id, { status: "failed", lastError: reason });
-      log.warn("e-mail refused by the SMTP server", { mailId: id, error: reason });
+      metrics().mailSendFailures.inc({ kind: message.kind, outcome: "failed" });
+      log.warn("e-mail refused by the SMTP server", { mailId: id, kind: message.kind, error: reason });
       return { status: "failed", error: reason };
     }
     await db.update(mailMessages).set({ lastError: reason }).where(eq(mailMessages.id, id));
-    return { status: "retry", at: new Date(Date.now() + retryDelayMs(job.attempts)), note: reason };
+    const next = new Date(Date.now() + retryDelayMs(job.attempts));
+    metrics().mailSendFailures.inc({ kind: message.kind, outcome: "retry" });
+    // One line per failed send: the SMTP server down shows in the log, not only in the outbox.
+    log.warn("e-mail not sent: the SMTP server failed, trying again later", {
+      mailId: id,
+      kind: message.kind,
+      attempt: job.attempts,
+      error: reason,
+      nextAttemptAt: next.toISOString(),
+    });
+    return { status: "retry", at: next, note: reason };
   }
   await markMessage(db, id, { status: "sent" });
   log.info("e-mail sent", { mailId: id, kind: message.kind });

@@ -24,6 +24,24 @@ function httpMetrics(registers: Registry[]) {
   };
 }
 
+/** Failures of background work: e-mail sends and jobs, each a counter an alert can use. */
+function failureMetrics(registers: Registry[]) {
+  return {
+    mailSendFailures: new Counter({
+      name: "kassa_mail_send_failures_total",
+      help: "E-mail sends the SMTP server did not take, by mail kind and outcome (retry: tried again later; failed: refused for good).",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
+    jobFailures: new Counter({
+      name: "kassa_job_failures_total",
+      help: "Background jobs that threw, by job kind and outcome (retry: run again later; failed: gave up).",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
+  };
+}
+
 /**
  * Every Prometheus metric of the process, in one registry. Created once and kept on globalThis:
  * Next's bundles carry their own copies of lib/ modules (and of prom-client), and a second set
@@ -36,6 +54,7 @@ function createMetrics() {
   return {
     registry,
     ...httpMetrics(registers),
+    ...failureMetrics(registers),
     webhookDeliveries: new Counter({
       name: "kassa_webhook_deliveries_total",
       help: "Webhook delivery attempts, by outcome (succeeded, http_error, network_error, refused).",

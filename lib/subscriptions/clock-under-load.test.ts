@@ -3,6 +3,7 @@ import os from "node:os";
 import { and, eq, gte, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, payments, receipts, sessions, subscriptions, webhookEvents } from "@/db/schema";
+import { getOverview } from "@/lib/dashboard/get-overview";
 import { setSendReceipts } from "@/lib/receipts/set-send-receipts";
 import { parseDbTime } from "@/lib/time";
 import { startEmbeddedWorker, type EmbeddedWorker } from "@/lib/worker/embedded-worker";
@@ -124,6 +125,9 @@ describe("the sandbox clock on a busy machine with a slow provider", { timeout: 
       .from(receipts)
       .where(eq(receipts.sessionId, renewal!.sessionId));
     expect(Date.parse((receipt!.content as { paidAt: string }).paidAt)).toBeGreaterThanOrEqual(moved.now);
+    // The overview's last 30 days (the business's clock) hold the renewal: the signup is 31 days back.
+    const overview = await getOverview(testDb(), biz.business.id, { days: 30 });
+    expect(overview.days.reduce((n, d) => n + d.count, 0)).toBe(1);
     // jobs_run counts the jobs the advance ran: every job of the business that finished meanwhile.
     expect(moved.jobs_run).toBeGreaterThan(0);
     expect(moved.jobs_run).toBe(await jobsFinished(biz, moved.before, moved.after));
