@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, type Dispute } from "@/db/schema";
+import { businesses, type AuditChanges, type Dispute } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import type Stripe from "stripe";
 import { ConflictError, ProviderError, ValidationError } from "@/lib/errors";
 import { stripeFor } from "@/lib/providers/provider-for";
@@ -50,6 +51,7 @@ const subjectOf = (dispute: Dispute) => ({
 async function answerAtStripe(
   db: Db,
   dispute: Dispute,
+  action: "dispute.evidence" | "dispute.accept",
   call: (stripe: Stripe) => Promise<ProviderDisputeState>,
 ): Promise<Dispute> {
   requireAnswerable(dispute);
@@ -63,7 +65,26 @@ async function answerAtStripe(
     requireAnswerable(now);
     throw error;
   }
-  return applyDisputeState(db, subjectOf(dispute), state);
+  return applyDisputeState(db, subjectOf(dispute), state, (tx, after) =>
+    recordAudit(tx, {
+      businessId: dispute.businessId,
+      action,
+      target: { type: "dispute", id: dispute.id },
+      changes: answerChanges(dispute, after),
+    }),
+  );
+}
+
+/**
+ * What an answer changed, for the audit log: status, whether evidence went to the issuer, and the
+ * names of the evidence fields held (their text may be long or personal: not copied).
+ */
+function answerChanges(before: Dispute, after: Dispute): AuditChanges {
+  return {
+    status: { from: before.status, to: after.status },
+    evidence_submitted: { from: before.submissionCount > 0, to: after.submissionCount > 0 },
+    evidence_fields: { from: Object.keys(before.evidence).sort(), to: Object.keys(after.evidence).sort() },
+  };
 }
 
 /**
@@ -81,7 +102,7 @@ export async function submitDisputeEvidence(
   const evidence = Object.fromEntries(
     Object.entries(input.evidence).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
   );
-  return answerAtStripe(db, dispute, (stripe) =>
+  return answerAtStripe(db, dispute, "dispute.evidence", (stripe) =>
     updateStripeDispute(stripe, dispute.providerDisputeId, evidence, input.submit ?? false),
   );
 }
@@ -89,7 +110,7 @@ export async function submitDisputeEvidence(
 /** POST /disputes/{id}/accept: the merchant gives up; the dispute is lost (Stripe's `close`). */
 export async function acceptDispute(db: Db, businessId: string, disputeId: string): Promise<Dispute> {
   const dispute = await findDispute(db, businessId, disputeId);
-  return answerAtStripe(db, dispute, (stripe) => closeStripeDispute(stripe, dispute.providerDisputeId));
+  return answerAtStripe(db, dispute, "dispute.accept", (stripe) => closeStripeDispute(stripe, dispute.providerDisputeId));
 }
 
 /** An evidence file for a dispute (the dashboard's upload): stored at Stripe, its `file_…` id returned. */

@@ -256,6 +256,57 @@ describe("answered twice at once", () => {
   });
 });
 
+describe("the audit log", () => {
+  const audited = async (biz: Biz) =>
+    (
+      await api<{ data: { action: string; actor: unknown; target: { type: string; id: string }; changes: unknown }[] }>(
+        "GET",
+        "/audit-events?limit=100",
+        { key: biz.secretKey },
+      )
+    ).body.data.reverse();
+
+  it("records evidence and an accept made with a secret key; the losing one of two accepts records nothing", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const staged = await api("POST", `/disputes/${dispute!.id}/evidence`, {
+      key: biz.secretKey,
+      body: { evidence: { customer_name: "Ada", product_description: "Tea" } },
+    });
+    expect(staged.status).toBe(200);
+    const accept = () => api("POST", `/disputes/${dispute!.id}/accept`, { key: biz.secretKey, body: {} });
+    const answers = await Promise.all([accept(), accept()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const events = await audited(biz);
+    expect(events.map((e) => [e.action, e.target])).toEqual([
+      ["dispute.evidence", { type: "dispute", id: dispute!.id }],
+      ["dispute.accept", { type: "dispute", id: dispute!.id }],
+    ]);
+    expect(events[0]).toMatchObject({
+      actor: { type: "api_key" },
+      changes: {
+        status: { from: "needs_response", to: "needs_response" },
+        evidence_submitted: { from: false, to: false },
+        evidence_fields: { from: [], to: ["customer_name", "product_description"] },
+      },
+    });
+    expect(events[1]).toMatchObject({ changes: { status: { from: "needs_response", to: "lost" } } });
+  });
+
+  it("a refused answer (Stripe's or Kassa's) records nothing", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const bad = await api("POST", `/disputes/${dispute!.id}/evidence`, {
+      key: biz.secretKey,
+      body: { evidence: { receipt: "file_never_uploaded" } },
+    });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(await audited(biz)).toEqual([]);
+  });
+});
+
 describe("a dispute on a partially refunded payment", () => {
   it("disputes what is left; the withdrawal is that plus the fee", async () => {
     const biz = await paymentsBusiness();
