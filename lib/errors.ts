@@ -82,6 +82,8 @@ export class ConflictError extends DomainError {
   constructor(
     readonly code: string,
     message: string,
+    /** More fields of the body beside `error` and `message` (e.g. the resource as it now is). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }

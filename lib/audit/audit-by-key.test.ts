@@ -123,6 +123,21 @@ const cases: Case[] = [
     },
   },
   {
+    action: "webhook_endpoint.pause",
+    run: async (biz) => {
+      expect((await call(biz, "POST", "/webhooks/endpoint/pause", {})).status).toBe(200);
+      return { target: biz.business.id, changes: { state: { from: "active", to: "paused" } } };
+    },
+  },
+  {
+    action: "webhook_endpoint.resume",
+    run: async (biz) => {
+      expect((await call(biz, "POST", "/webhooks/endpoint/pause", {})).status).toBe(200);
+      expect((await call(biz, "POST", "/webhooks/endpoint/resume", {})).status).toBe(200);
+      return { target: biz.business.id, changes: { state: { from: "paused", to: "active" } } };
+    },
+  },
+  {
     action: "webhook_token.rotate",
     run: async (biz) => {
       expect((await call(biz, "POST", "/webhooks/token/rotate", {})).status).toBe(200);
@@ -140,9 +155,14 @@ const cases: Case[] = [
       return { target: String(user.body.id), changes: { email: { from: null, to: email }, amount: { from: null, to: 1200 } } };
     },
   },
-  ...(["complete", "reject"] as const).map(
-    (verb): Case => ({
-      action: `payout_withdrawal.${verb}`,
+  ...(
+    [
+      ["complete", "payout_withdrawal.complete"],
+      ["reject", "payout_withdrawal.reject"],
+    ] as const
+  ).map(
+    ([verb, action]): Case => ({
+      action,
       run: async (biz) => {
         await fundPayouts(biz);
         const created = await call(biz, "POST", "/payout/create", { email: uniqueEmail("wd"), amount: 1000 });
@@ -153,9 +173,15 @@ const cases: Case[] = [
       },
     }),
   ),
-  ...(["deactivate", "reactivate", "rotate_hash"] as const).map(
-    (verb): Case => ({
-      action: `payout_user.${verb}`,
+  ...(
+    [
+      ["deactivate", "payout_user.deactivate"],
+      ["reactivate", "payout_user.reactivate"],
+      ["rotate_hash", "payout_user.rotate_hash"],
+    ] as const
+  ).map(
+    ([verb, action]): Case => ({
+      action,
       run: async (biz) => {
         await fundPayouts(biz);
         const email = uniqueEmail("pu");

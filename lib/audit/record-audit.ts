@@ -54,6 +54,8 @@ export const auditActions = [
   "payment_link.create",
   "payment_link.activate",
   "payment_link.deactivate",
+  "dispute.evidence",
+  "dispute.accept",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disputes, providerEvents } from "@/db/schema";
+import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { defaultJobContext } from "@/lib/job-context";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
@@ -134,6 +135,26 @@ describe("answering a dispute from the dashboard", () => {
     const result = await disputeOperations.accept(testDb(), staffFor(biz.business.id, "owner"), { business: biz.business.id, dispute: dispute.id });
     expect(result).toMatchObject({ ok: true, message: expect.stringContaining("lost") });
     expect((await getDisputeDetail(testDb(), biz.business.id, dispute.id)).dispute).toMatchObject({ status: "lost", outcome: "lost" });
+  });
+
+  it("each answer is in the audit log, as the staff member who gave it", async () => {
+    const biz = await paymentsBusiness();
+    const dispute = await disputed(biz);
+    const manager = staffFor(biz.business.id, "manager", "mia@example.com");
+    const saved = await disputeOperations.submit_evidence(testDb(), manager, { business: biz.business.id, dispute: dispute.id, submit: "false", customer_name: "Ada" });
+    expect(saved).toMatchObject({ ok: true });
+    const accepted = await disputeOperations.accept(testDb(), staffFor(biz.business.id, "owner", "olga@example.com"), { business: biz.business.id, dispute: dispute.id });
+    expect(accepted).toMatchObject({ ok: true });
+    const { data } = await listAuditEvents(testDb(), biz.business.id, { limit: 100 });
+    expect(data.map((e) => [e.action, e.actor, e.target.id]).reverse()).toEqual([
+      ["dispute.evidence", { type: "user", email: "mia@example.com" }, dispute.id],
+      ["dispute.accept", { type: "user", email: "olga@example.com" }, dispute.id],
+    ]);
+    expect(data[0]!.changes).toMatchObject({ status: { from: "needs_response", to: "lost" } });
+    expect(data[1]!.changes).toMatchObject({
+      evidence_submitted: { from: false, to: false },
+      evidence_fields: { from: [], to: ["customer_name"] },
+    });
   });
 
   it("refuses bad input with the API's rules and changes nothing", async () => {

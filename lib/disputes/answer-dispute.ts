@@ -1,23 +1,32 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, type Dispute } from "@/db/schema";
-import { ConflictError, ValidationError } from "@/lib/errors";
+import { businesses, type AuditChanges, type Dispute } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
+import type Stripe from "stripe";
+import { ConflictError, ProviderError, ValidationError } from "@/lib/errors";
 import { stripeFor } from "@/lib/providers/provider-for";
 import {
   closeStripeDispute,
+  type ProviderDisputeState,
+  readStripeDispute,
   updateStripeDispute,
   uploadStripeEvidenceFile,
 } from "@/lib/providers/stripe/stripe-disputes";
 import { applyDisputeState } from "./apply-dispute-state";
 import type { EvidenceRequest } from "./dispute-schemas";
-import { answerableStatuses } from "./dispute-view";
+import { answerableStatuses, disputeView } from "./dispute-view";
 import { findDispute } from "./get-dispute";
 
+/**
+ * 409 `dispute_not_answerable`, with the dispute as it now is (`dispute`), once evidence was
+ * submitted or it ended.
+ */
 function requireAnswerable(dispute: Dispute): void {
   if (!(answerableStatuses as readonly string[]).includes(dispute.status))
     throw new ConflictError(
       "dispute_not_answerable",
-      `This dispute is ${dispute.status}: evidence and acceptance are taken only while it needs a response`,
+      `This dispute is ${dispute.status.replaceAll("_", " ")}: evidence and acceptance are taken only while it needs a response`,
+      { dispute: disputeView(dispute) },
     );
 }
 
@@ -33,6 +42,52 @@ const subjectOf = (dispute: Dispute) => ({
 });
 
 /**
+ * One answer at Stripe, then Kassa's copy follows what Stripe answered. Two answers sent at once
+ * both pass the check above; Stripe takes the first and refuses the other (closed, or evidence
+ * already submitted). A refusal is therefore read against the dispute as Stripe now has it: no
+ * longer answerable, it is that 409, with the dispute applied; still answerable, Stripe refused
+ * this answer itself (502). No answer from Stripe stays 503.
+ */
+async function answerAtStripe(
+  db: Db,
+  dispute: Dispute,
+  action: "dispute.evidence" | "dispute.accept",
+  call: (stripe: Stripe) => Promise<ProviderDisputeState>,
+): Promise<Dispute> {
+  requireAnswerable(dispute);
+  const stripe = await stripeOf(db, dispute.businessId);
+  let state: ProviderDisputeState;
+  try {
+    state = await call(stripe);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    const now = await applyDisputeState(db, subjectOf(dispute), await readStripeDispute(stripe, dispute.providerDisputeId));
+    requireAnswerable(now);
+    throw error;
+  }
+  return applyDisputeState(db, subjectOf(dispute), state, (tx, after) =>
+    recordAudit(tx, {
+      businessId: dispute.businessId,
+      action,
+      target: { type: "dispute", id: dispute.id },
+      changes: answerChanges(dispute, after),
+    }),
+  );
+}
+
+/**
+ * What an answer changed, for the audit log: status, whether evidence went to the issuer, and the
+ * names of the evidence fields held (their text may be long or personal: not copied).
+ */
+function answerChanges(before: Dispute, after: Dispute): AuditChanges {
+  return {
+    status: { from: before.status, to: after.status },
+    evidence_submitted: { from: before.submissionCount > 0, to: after.submissionCount > 0 },
+    evidence_fields: { from: Object.keys(before.evidence).sort(), to: Object.keys(after.evidence).sort() },
+  };
+}
+
+/**
  * POST /disputes/{id}/evidence: stages Stripe's evidence fields on the dispute at Stripe and, with
  * `submit`, sends them to the issuer (the dispute goes under review). Kassa's copy then follows
  * what Stripe answered. 409 `dispute_not_answerable` once evidence was submitted or it ended.
@@ -44,25 +99,18 @@ export async function submitDisputeEvidence(
   input: EvidenceRequest,
 ): Promise<Dispute> {
   const dispute = await findDispute(db, businessId, disputeId);
-  requireAnswerable(dispute);
   const evidence = Object.fromEntries(
     Object.entries(input.evidence).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
   );
-  const state = await updateStripeDispute(
-    await stripeOf(db, businessId),
-    dispute.providerDisputeId,
-    evidence,
-    input.submit ?? false,
+  return answerAtStripe(db, dispute, "dispute.evidence", (stripe) =>
+    updateStripeDispute(stripe, dispute.providerDisputeId, evidence, input.submit ?? false),
   );
-  return applyDisputeState(db, subjectOf(dispute), state);
 }
 
 /** POST /disputes/{id}/accept: the merchant gives up; the dispute is lost (Stripe's `close`). */
 export async function acceptDispute(db: Db, businessId: string, disputeId: string): Promise<Dispute> {
   const dispute = await findDispute(db, businessId, disputeId);
-  requireAnswerable(dispute);
-  const state = await closeStripeDispute(await stripeOf(db, businessId), dispute.providerDisputeId);
-  return applyDisputeState(db, subjectOf(dispute), state);
+  return answerAtStripe(db, dispute, "dispute.accept", (stripe) => closeStripeDispute(stripe, dispute.providerDisputeId));
 }
 
 /** An evidence file for a dispute (the dashboard's upload): stored at Stripe, its `file_…` id returned. */

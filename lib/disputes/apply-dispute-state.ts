@@ -83,6 +83,8 @@ export async function applyDisputeState(
   db: Db,
   subject: DisputeSubject,
   state: ProviderDisputeState,
+  /** Run in the same transaction once applied (the audit record of the merchant's answer). */
+  afterApplied?: (tx: Db, dispute: Dispute) => Promise<void>,
 ): Promise<Dispute> {
   return transactionWithJobs(db, async (tx) => {
     const { session, business, payment } = await lockSession(tx, subject.sessionId, subject.businessId);
@@ -131,6 +133,7 @@ export async function applyDisputeState(
         dispute: view,
         dedupeKey: `dispute_closed:${current.id}`,
       });
+    await afterApplied?.(tx, current);
     return current;
   });
 }

@@ -193,6 +193,120 @@ describe("lost, accepted, inquiries", () => {
   });
 });
 
+describe("answered twice at once", () => {
+  type Answer = { status: number; body: Record<string, unknown> };
+  /** Of two parallel answers: the one that won (200) and the one that lost, whatever their order. */
+  const split = (answers: Answer[]) => {
+    expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 409]);
+    return { won: answers.find((a) => a.status === 200)!, lost: answers.find((a) => a.status === 409)! };
+  };
+
+  it("two accepts: one closes it lost, the other answers 409 with the dispute as it now is (never 502)", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const accept = () => api("POST", `/disputes/${dispute!.id}/accept`, { key: biz.secretKey, body: {} });
+    const { won, lost } = split(await Promise.all([accept(), accept()]));
+    expect(won.body).toMatchObject({ id: dispute!.id, status: "lost", outcome: "lost" });
+    expect(lost.body).toMatchObject({
+      error: "dispute_not_answerable",
+      message: expect.stringContaining("lost"),
+      dispute: { id: dispute!.id, status: "lost", outcome: "lost" },
+    });
+    await settle(biz);
+    // Closed once: one dispute_closed.
+    expect(await eventTypes(sessionId)).toEqual(["succeeded", "dispute_opened", "dispute_closed"]);
+  });
+
+  it("two submissions of evidence: one goes to the issuer, the other answers 409 with the dispute under review", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000002685");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const submit = (text: string) =>
+      api("POST", `/disputes/${dispute!.id}/evidence`, {
+        key: biz.secretKey,
+        body: { evidence: { uncategorized_text: text }, submit: true },
+      });
+    const { won, lost } = split(await Promise.all([submit("first"), submit("second")]));
+    expect(won.body).toMatchObject({ status: "under_review", evidence_submitted: true });
+    expect(lost.body).toMatchObject({
+      error: "dispute_not_answerable",
+      dispute: { id: dispute!.id, status: "under_review", evidence_submitted: true },
+    });
+    // The refused request changed nothing: the evidence at Stripe is the winner's.
+    const atStripe = await sdkFor(providers!.emulator, sandboxStripeKey(biz.business.id)).disputes.list();
+    const text = atStripe.data.find((d) => d.status === "under_review")?.evidence.uncategorized_text;
+    expect(text).toBe((won.body.evidence as Record<string, string>).uncategorized_text);
+  });
+
+  it("an accept and a submission at once: one wins, the other answers 409", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const { lost } = split(
+      await Promise.all([
+        api("POST", `/disputes/${dispute!.id}/accept`, { key: biz.secretKey, body: {} }),
+        api("POST", `/disputes/${dispute!.id}/evidence`, {
+          key: biz.secretKey,
+          body: { evidence: { customer_name: "Ada" }, submit: true },
+        }),
+      ]),
+    );
+    expect(lost.body).toMatchObject({ error: "dispute_not_answerable", dispute: { id: dispute!.id } });
+  });
+});
+
+describe("the audit log", () => {
+  const audited = async (biz: Biz) =>
+    (
+      await api<{ data: { action: string; actor: unknown; target: { type: string; id: string }; changes: unknown }[] }>(
+        "GET",
+        "/audit-events?limit=100",
+        { key: biz.secretKey },
+      )
+    ).body.data.reverse();
+
+  it("records evidence and an accept made with a secret key; the losing one of two accepts records nothing", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const staged = await api("POST", `/disputes/${dispute!.id}/evidence`, {
+      key: biz.secretKey,
+      body: { evidence: { customer_name: "Ada", product_description: "Tea" } },
+    });
+    expect(staged.status).toBe(200);
+    const accept = () => api("POST", `/disputes/${dispute!.id}/accept`, { key: biz.secretKey, body: {} });
+    const answers = await Promise.all([accept(), accept()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const events = await audited(biz);
+    expect(events.map((e) => [e.action, e.target])).toEqual([
+      ["dispute.evidence", { type: "dispute", id: dispute!.id }],
+      ["dispute.accept", { type: "dispute", id: dispute!.id }],
+    ]);
+    expect(events[0]).toMatchObject({
+      actor: { type: "api_key" },
+      changes: {
+        status: { from: "needs_response", to: "needs_response" },
+        evidence_submitted: { from: false, to: false },
+        evidence_fields: { from: [], to: ["customer_name", "product_description"] },
+      },
+    });
+    expect(events[1]).toMatchObject({ changes: { status: { from: "needs_response", to: "lost" } } });
+  });
+
+  it("a refused answer (Stripe's or Kassa's) records nothing", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    const bad = await api("POST", `/disputes/${dispute!.id}/evidence`, {
+      key: biz.secretKey,
+      body: { evidence: { receipt: "file_never_uploaded" } },
+    });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(await audited(biz)).toEqual([]);
+  });
+});
+
 describe("a dispute on a partially refunded payment", () => {
   it("disputes what is left; the withdrawal is that plus the fee", async () => {
     const biz = await paymentsBusiness();

@@ -87,6 +87,7 @@ export function errorResponse(error: unknown): Response | null {
   if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
   if (error instanceof ForbiddenError) return json(403, { error: error.code, message: error.message });
   if (error instanceof NotFoundError) return json(404, { error: error.code, message: error.message });
-  if (error instanceof ConflictError) return json(409, { error: error.code, message: error.message });
+  if (error instanceof ConflictError)
+    return json(409, { ...error.details, error: error.code, message: error.message });
   return null;
 }

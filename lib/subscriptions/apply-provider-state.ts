@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { subscriptionActors, type Subscription, type SubscriptionActor } from "@/db/schema";
 import { enqueueJob, transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import type { ProviderSubscriptionState } from "@/lib/providers/stripe/stripe-billing";
-import { toDbTime } from "@/lib/time";
+import { parseDbTime, toDbTime } from "@/lib/time";
 import { endSubscription, lockSubscription, updateSubscription } from "./subscription-records";
 
 /** The actor Kassa wrote in the provider's cancellation comment (`kassa:api`), if any. */
@@ -34,24 +34,46 @@ function providerReason(reason: string | null): string {
 }
 
 /**
+ * The provider ended it before the end its scheduled cancellation was due (a cancel "now" from
+ * its dashboard): not the scheduled cancellation taking effect. Stripe's own period end is used
+ * when it has one (both in its seconds), else the row's; a second's slack for that rounding.
+ */
+export function endedBeforeScheduledEnd(
+  subscription: Pick<Subscription, "currentPeriodEnd">,
+  state: Pick<ProviderSubscriptionState, "endedAt" | "currentPeriodEnd">,
+): boolean {
+  const due = state.currentPeriodEnd ?? (subscription.currentPeriodEnd ? parseDbTime(subscription.currentPeriodEnd) : null);
+  return !!state.endedAt && !!due && state.endedAt.getTime() < due.getTime() - 1000;
+}
+
+/**
  * Who ended a subscription the provider reports canceled, and why. An end the provider decided
  * itself (retries exhausted, a dispute) is the provider's, even when a Kassa actor had scheduled
  * one before: Stripe's reason outranks the `kassa:` comment. Otherwise the comment names the
- * Kassa actor, else the one who scheduled it, else the provider.
+ * Kassa actor, else the one who scheduled it, else the provider. A scheduled cancellation counts
+ * only when it took effect: an end before its date that Kassa did not ask for (no cancel of ours
+ * under way) is the provider dashboard's, and the comment Stripe kept from the scheduling names
+ * no one then (the interface: canceled_by provider, reason cancellation_requested).
  */
 export function whoEnded(
-  subscription: Pick<Subscription, "cancelAtPeriodEnd" | "cancelRequestedBy" | "cancellationReason" | "pendingOp">,
-  state: Pick<ProviderSubscriptionState, "cancelComment" | "cancellationReason">,
+  subscription: Pick<
+    Subscription,
+    "cancelAtPeriodEnd" | "cancelRequestedBy" | "cancellationReason" | "pendingOp" | "currentPeriodEnd"
+  >,
+  state: Pick<ProviderSubscriptionState, "cancelComment" | "cancellationReason" | "endedAt" | "currentPeriodEnd">,
 ): { by: SubscriptionActor; reason: string } {
   if (state.cancellationReason === "payment_failed" || state.cancellationReason === "payment_disputed")
     return { by: "provider", reason: providerReason(state.cancellationReason) };
-  const scheduledBy = subscription.cancelAtPeriodEnd ? subscription.cancelRequestedBy : null;
-  const by = actorOfComment(state.cancelComment) ?? scheduledBy ?? "provider";
+  const early = subscription.cancelAtPeriodEnd && endedBeforeScheduledEnd(subscription, state);
+  const scheduledBy = subscription.cancelAtPeriodEnd && !early ? subscription.cancelRequestedBy : null;
+  const commented = actorOfComment(state.cancelComment);
+  const staleComment = early && subscription.pendingOp !== "cancel" && commented === subscription.cancelRequestedBy;
+  const by = (staleComment ? null : commented) ?? scheduledBy ?? "provider";
   if (by === "provider")
     return {
       by,
       reason:
-        subscription.cancelAtPeriodEnd && subscription.cancellationReason
+        subscription.cancelAtPeriodEnd && !early && subscription.cancellationReason
           ? subscription.cancellationReason
           : providerReason(state.cancellationReason),
     };

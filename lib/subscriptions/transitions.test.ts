@@ -304,6 +304,43 @@ describe("cancellations that reach Kassa from Stripe and the period end", () => 
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded", "subscription_canceled"]);
   });
 
+  it("scheduled by the customer, then ended at once in the Stripe dashboard: the provider's, cancellation_requested", async () => {
+    const { biz, id, providerId } = await activeSubscription();
+    const { cancelSubscription } = await import("./cancel-subscription");
+    await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "payer" });
+    await emulator().idle();
+    await runJobs(biz.business.id);
+    expect(await view(biz, id)).toMatchObject({ cancel_at_period_end: true, cancel_requested_by: "payer" });
+    emulator().cancelSubscriptionFromDashboard(emulatorKey(biz), providerId);
+    await emulator().idle();
+    await runJobs(biz.business.id);
+    const ended = await view(biz, id);
+    expect(ended).toMatchObject({
+      status: "canceled",
+      canceled_by: "provider",
+      cancellation_reason: "cancellation_requested",
+      // Who had scheduled it stays on the record.
+      cancel_requested_by: "payer",
+    });
+    expect(Date.parse(ended.canceled_at!)).toBeLessThan(Date.parse(ended.current_period_end!));
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual(["succeeded", "subscription_canceled"]);
+  });
+
+  it("scheduled by the customer and reached at the period end: the customer's (requested_by_customer)", async () => {
+    const { biz, id } = await activeSubscription();
+    const { cancelSubscription } = await import("./cancel-subscription");
+    await cancelSubscription(testDb(), biz.business.id, id, { atPeriodEnd: true, by: "payer" });
+    await emulator().idle();
+    await runJobs(biz.business.id);
+    await advanceClock(biz, 31 * day);
+    expect(await view(biz, id)).toMatchObject({
+      status: "canceled",
+      canceled_by: "payer",
+      cancel_requested_by: "payer",
+      cancellation_reason: "requested_by_customer",
+    });
+  });
+
   it("scheduled in the Stripe dashboard: synced with cancel_requested_by null, and the API may resume it", async () => {
     const { biz, id, providerId } = await activeSubscription();
     emulator().cancelSubscriptionFromDashboard(emulatorKey(biz), providerId, { atPeriodEnd: true });

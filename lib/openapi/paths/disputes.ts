@@ -20,10 +20,24 @@ const disputeIdParams = z.object({
   dispute_id: z.string().meta({ description: "Prefix `dsp_`.", example: "dsp_01JD8Y3X7Q2W5E9R4T6Y8U0I2O" }),
 });
 const notFound = jsonResponse("`dispute_not_found`: unknown, or another business's.", ErrorMessageSchema);
+/** 409: the usual error body; `dispute_not_answerable` also carries the dispute as it now is. */
+const DisputeConflictSchema = z
+  .strictObject({
+    error: z.string().meta({
+      description: "`dispute_not_answerable`, `idempotency_key_reused` or `idempotency_key_in_use`.",
+    }),
+    message: z.string().meta({ description: "Human-readable explanation." }),
+    dispute: DisputeSchema.optional().meta({
+      description:
+        "With `dispute_not_answerable`: the dispute as it now is (e.g. `lost` after another request accepted it).",
+    }),
+  })
+  .meta({ id: "DisputeConflict" });
+
 const answerFailures = {
   409: jsonResponse(
-    "`dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`.",
-    ErrorMessageSchema,
+    "`dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`.",
+    DisputeConflictSchema,
   ),
   502: jsonResponse("`provider_error`: the provider refused.", ErrorMessageSchema),
   503: jsonResponse(

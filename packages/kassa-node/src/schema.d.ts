@@ -2237,6 +2237,50 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
+    DisputeConflict: {
+      /** @description `dispute_not_answerable`, `idempotency_key_reused` or `idempotency_key_in_use`. */
+      error: string;
+      /** @description Human-readable explanation. */
+      message: string;
+      /** @description With `dispute_not_answerable`: the dispute as it now is (e.g. `lost` after another request accepted it). */
+      dispute?: {
+        /** @description Prefix `dsp_`. */
+        id: string;
+        /** @description The disputed payment's session. */
+        session_id: string;
+        /** @description Disputed cents. */
+        amount: number;
+        /** @description Stripe's reason: `fraudulent`, `product_not_received`, `general`, … */
+        reason: string;
+        /**
+         * @description Stripe's values. `warning_*`: an inquiry (nothing withdrawn yet); `needs_response`: answer before `evidence_due_by`; `under_review`: evidence submitted; `won`, `lost`, `warning_closed`: ended.
+         * @enum {string}
+         */
+        status:
+          | "warning_needs_response"
+          | "warning_under_review"
+          | "warning_closed"
+          | "needs_response"
+          | "under_review"
+          | "won"
+          | "lost"
+          | "prevented";
+        /**
+         * @description Null while open; `won` (money back) or `lost` once ended.
+         * @enum {string|null}
+         */
+        outcome: "won" | "lost" | null;
+        /** Format: date-time */
+        evidence_due_by: string | null;
+        /** @description Evidence staged or submitted so far. */
+        evidence: {
+          [key: string]: string;
+        };
+        evidence_submitted: boolean;
+        /** Format: date-time */
+        created_at: string;
+      };
+    };
     DisputeEvidenceRequest: {
       evidence: components["schemas"]["DisputeEvidence"];
       /** @description Send the evidence to the card issuer now (default false: staged, can be changed). */
@@ -3142,7 +3186,9 @@ export interface components {
         | "member.email_change"
         | "payment_link.create"
         | "payment_link.activate"
-        | "payment_link.deactivate";
+        | "payment_link.deactivate"
+        | "dispute.evidence"
+        | "dispute.accept";
       /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
       target: {
         type: string;
@@ -4629,13 +4675,13 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`. */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ErrorMessage"];
+          "application/json": components["schemas"]["DisputeConflict"];
         };
       };
       /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
@@ -4729,13 +4775,13 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`. */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ErrorMessage"];
+          "application/json": components["schemas"]["DisputeConflict"];
         };
       };
       /** @description Unexpected failure. */
@@ -8106,7 +8152,9 @@ export interface operations {
           | "member.email_change"
           | "payment_link.create"
           | "payment_link.activate"
-          | "payment_link.deactivate";
+          | "payment_link.deactivate"
+          | "dispute.evidence"
+          | "dispute.accept";
         /** @description Only what was created at or after this instant (a date means its midnight UTC). */
         created_from?: string;
         /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */

@@ -183,6 +183,36 @@ describe("accepting, refunds, files", () => {
     expect(() => emulator.disputeCharge(key, String(intent.latest_charge))).toThrow(/already disputed/);
   });
 
+  it("a second submission, even sent at once with the first, is refused and changes nothing", async () => {
+    const { stripe, pay, disputeOf } = await setup();
+    const dispute = await disputeOf(await pay("4000000000000259"));
+    const submit = (text: string) =>
+      stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: text }, submit: true });
+    const [first, second] = await Promise.allSettled([submit("first"), submit("second")]);
+    expect(first).toMatchObject({ status: "fulfilled", value: { status: "under_review" } });
+    expect(second).toMatchObject({ status: "rejected", reason: { statusCode: 400, param: "submit" } });
+    const now = await stripe.disputes.retrieve(dispute.id);
+    expect(now.evidence.uncategorized_text).toBe("first");
+    expect(now.evidence_details.submission_count).toBe(1);
+  });
+
+  it("evidence over the combined limit is refused and changes nothing", async () => {
+    const { stripe, pay, disputeOf } = await setup();
+    const dispute = await disputeOf(await pay("4000000000000259"));
+    await stripe.disputes.update(dispute.id, { evidence: { product_description: "kept" }, submit: false });
+    const error = await failure(
+      stripe.disputes.update(dispute.id, {
+        evidence: { product_description: "x".repeat(20_000), uncategorized_text: "y".repeat(140_000) },
+        submit: false,
+      }),
+    );
+    expect(error).toMatchObject({ statusCode: 400, param: "evidence" });
+    expect((await stripe.disputes.retrieve(dispute.id)).evidence).toMatchObject({
+      product_description: "kept",
+      uncategorized_text: null,
+    });
+  });
+
   it("evidence naming a file that was never uploaded is refused and changes nothing", async () => {
     const { stripe, pay, disputeOf } = await setup();
     const dispute = await disputeOf(await pay("4000000000000259"));

@@ -15,7 +15,8 @@ const maxEvidenceCharacters = 150_000;
 
 /** Applies `evidence[...]` to the dispute: text as given, file fields checked to be uploaded files. */
 function applyEvidence(ctx: Ctx, dispute: Stripe.Dispute, evidence: Params): void {
-  const target = dispute.evidence as unknown as Record<string, string | null>;
+  // Checked on a copy, kept only when all of it holds: a refused request changes nothing.
+  const target = { ...(dispute.evidence as unknown as Record<string, string | null>) };
   for (const field of evidenceFields) {
     const value = evidence.nullableString(field);
     if (value === undefined) continue;
@@ -39,6 +40,7 @@ function applyEvidence(ctx: Ctx, dispute: Stripe.Dispute, evidence: Params): voi
       { param: "evidence" },
     );
   }
+  dispute.evidence = target as unknown as Stripe.Dispute.Evidence;
   dispute.evidence_details.has_evidence = evidenceFields.some((field) => target[field] !== null);
 }
 
@@ -49,14 +51,15 @@ function updateDispute(ctx: Ctx, params: Params, id: string): Stripe.Dispute {
   const evidence = params.object("evidence");
   const metadata = params.metadata("metadata", dispute.metadata);
   const submit = params.bool("submit") ?? true;
-  if (evidence) applyEvidence(ctx, dispute, evidence);
-  if (metadata) dispute.metadata = metadata;
+  // Refused before anything changes: a refused request leaves the dispute as it was.
   if (submit && !dispute.status.endsWith("needs_response")) {
     throw invalidRequest(
       `This dispute is under review; evidence was already submitted (dispute ${dispute.id}).`,
       { param: "submit" },
     );
   }
+  if (evidence) applyEvidence(ctx, dispute, evidence);
+  if (metadata) dispute.metadata = metadata;
   if (submit) submitEvidence(ctx, dispute);
   emit(ctx, "charge.dispute.updated", dispute, { created: disputeTime(ctx, dispute), before });
   return dispute;
