@@ -8096,9 +8096,9 @@ export interface operations {
           | "payment_link.create"
           | "payment_link.activate"
           | "payment_link.deactivate";
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         /** @description Page size: an integer from 1 to 100 (default 10). */
         limit?: string;
@@ -8152,9 +8152,9 @@ export interface operations {
   exportPayments: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?:
           | "succeeded"
@@ -8216,9 +8216,9 @@ export interface operations {
   exportRefunds: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?: "pending" | "succeeded" | "failed";
         session_id?: string;
@@ -8270,9 +8270,9 @@ export interface operations {
   exportSubscriptions: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?: "active" | "past_due" | "canceling" | "canceled";
         customer?: string;
@@ -8324,9 +8324,9 @@ export interface operations {
   exportPayoutUsers: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?: "active" | "inactive";
       };
@@ -8377,9 +8377,9 @@ export interface operations {
   exportLedgerEntries: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         /** @description Only entries of this kind of account. */
         account?:
