@@ -83,6 +83,15 @@ function findUnsafe(root: unknown): (string | number)[] | null {
 
 const limitMessage = "limit must be an integer from 1 to 100";
 
+/** How the OpenAPI document shows every list's `limit`, whatever form the query string gives it. */
+export const listLimitSchema = {
+  type: "integer",
+  minimum: 1,
+  maximum: 100,
+  default: 10,
+  description: "Page size: an integer from 1 to 100 (default 10).",
+};
+
 /** A list's `limit` query parameter: 1 to 100 (the list's default applies when it is absent). */
 export const listLimitParam = () =>
   z
