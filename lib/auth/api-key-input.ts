@@ -7,7 +7,11 @@ export const maxRollOverlapSeconds = 7 * 24 * 60 * 60;
 export const maxKeyNameLength = 100;
 
 // Names are labels shown in lists: printable text only (no control characters, NUL or lone surrogates).
-const printable = /^[^\p{Cc}\p{Cs}]+$/u;
+const unprintable = /[\p{Cc}\p{Cs}]/u;
+// The same rule as a pattern every validator reads (ECMA-262 without flags, Python's re, …): the
+// control characters by code point. Lone surrogates, which no portable pattern names, are refused
+// by the check in code above.
+const portablePrintable = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$";
 
 /** The body of POST /api-keys: `{kind, name?}`; a null or absent name means none. */
 export const createApiKeySchema = z.object({
@@ -18,9 +22,8 @@ export const createApiKeySchema = z.object({
     .string({ error: "name must be a string" })
     .min(1, { error: `name must be 1 to ${maxKeyNameLength} characters` })
     .max(maxKeyNameLength, { error: `name must be 1 to ${maxKeyNameLength} characters` })
-    .regex(printable, { error: "name must be printable text (no control characters)" })
-    // The generator would write the regex's `/u` flag into the pattern; JSON Schema patterns are Unicode already.
-    .meta({ pattern: printable.source })
+    .refine((v) => !unprintable.test(v), { error: "name must be printable text (no control characters)" })
+    .meta({ pattern: portablePrintable })
     .nullish()
     .transform((v) => v ?? null),
 });

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { maxClockAdvanceSeconds } from "./advance-sandbox-clock";
 
 /** Body of POST /sandbox/clock/advance. */
+const secondsMessage = `seconds must be an integer from 1 to ${maxClockAdvanceSeconds} (5 years)`;
 export const advanceSandboxClockSchema = z.object({
   seconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxClockAdvanceSeconds)
+    .number({ error: (i) => (i.input === undefined ? "seconds is required" : secondsMessage) })
+    .int({ error: secondsMessage })
+    .min(1, { error: secondsMessage })
+    .max(maxClockAdvanceSeconds, { error: secondsMessage })
     .meta({ description: "How far to move the business's clock forward (at most 5 years)." }),
 });
 

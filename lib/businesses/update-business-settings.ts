@@ -5,6 +5,7 @@ import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { businesses, type Business } from "@/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { fieldErrors, isSafeText, safeText } from "@/lib/http/validation";
+import { houseParse } from "@/lib/http/house-messages";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -53,7 +54,7 @@ export type BusinessSettings = Pick<Business, "name" | "returnUrl" | "passFeesTo
  * field's messages, and change nothing.
  */
 export async function updateBusinessSettings(db: Db, businessId: string, input: BusinessSettingsInput): Promise<BusinessSettings> {
-  const parsed = businessSettingsSchema.safeParse(input);
+  const parsed = businessSettingsSchema.safeParse(input, houseParse);
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
   // An empty return URL removes it.
   const changes = { ...parsed.data, ...(parsed.data.returnUrl === "" ? { returnUrl: null } : {}) };

@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { dayAfter, dayParam } from "@/lib/http/instant-param";
 import { auditActions } from "@/lib/audit/record-audit";
 import type { AuditEventFilters } from "@/lib/audit/list-audit-events";
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-11-23")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Not a real date");
+const day = dayParam();
 const empty = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
 
 /** The audit page's query string: who, what, from and to (days, UTC, inclusive), and the page cursor. */
@@ -46,7 +44,9 @@ export function parseAuditPageFilters(params: Record<string, string | string[] |
 
 /** The page's filters as the service's (the `to` day is inclusive). */
 export function auditServiceFilters(filters: AuditPageFilters, limit: number): AuditEventFilters {
-  const until = filters.to ? new Date(Date.parse(`${filters.to}T00:00:00Z`) + 86_400_000).toISOString() : undefined;
+  // The last day of the range has no day after it: no upper bound.
+  const next = filters.to ? dayAfter(filters.to) : null;
+  const until = next ? `${next}T00:00:00.000Z` : undefined;
   return {
     actor: filters.actor,
     action: filters.action,

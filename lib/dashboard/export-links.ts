@@ -1,9 +1,6 @@
+import { dayAfter } from "@/lib/http/instant-param";
 import type { ExportKind } from "@/lib/exports/export-filters";
 
-/** A list page's day filter (`to` inclusive) as an export's range (`created_until` exclusive). */
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * The CSV download of what a list page shows: its filters as the export's query
@@ -13,7 +10,9 @@ export function exportHref(kind: ExportKind, filters: Record<string, string | un
   const params = new URLSearchParams();
   const { from, to, ...rest } = filters;
   if (from) params.set("created_from", from);
-  if (to) params.set("created_until", nextDay(to));
+  // `to` is inclusive, `created_until` exclusive; the range's last day has no bound after it.
+  const until = to ? dayAfter(to) : null;
+  if (until) params.set("created_until", until);
   for (const [key, value] of Object.entries(rest)) if (value) params.set(key, value);
   const query = params.toString();
   return `/dashboard/exports/${kind}.csv${query ? `?${query}` : ""}`;

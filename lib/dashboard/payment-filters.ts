@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dayParam } from "@/lib/http/instant-param";
 import { isSafeText } from "@/lib/http/validation";
 import { paymentStatuses } from "@/db/schema";
 
@@ -6,10 +7,7 @@ import { paymentStatuses } from "@/db/schema";
 export const listStatuses = [...paymentStatuses, "open"] as const;
 export type ListStatus = (typeof listStatuses)[number];
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-11-23")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Not a real date");
+const day = dayParam();
 const cursor = z.string().regex(/^cs_[0-9A-Za-z]{1,64}$/, "Not a payment cursor");
 const empty = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
 

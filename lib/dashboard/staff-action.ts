@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from "@/lib/errors";
 import { fieldErrors, unsafeTextField } from "@/lib/http/validation";
+import { houseParse } from "@/lib/http/house-messages";
 import { log } from "@/lib/log";
 import type { Staff, StaffAction } from "@/lib/staff/current-staff";
 import { staffMay } from "@/lib/staff/load-staff";
@@ -109,7 +110,7 @@ export function staffAction<S extends z.ZodType, T = undefined>(spec: {
   const runner = async (db: Db, staff: Staff, input: unknown): Promise<ActionResult<T>> => {
     const refused = refusal(staff, spec.permission, input);
     if (refused) return refused;
-    const parsed = spec.schema.safeParse(input);
+    const parsed = spec.schema.safeParse(input, houseParse);
     if (!parsed.success) return invalid(parsed.error);
     const unsafe = unsafeTextField(parsed.data);
     if (unsafe) return invalidFields(unsafe);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { webhookEventTypes } from "@/db/schema";
+import { earliestDay, instantInRange, latestDay } from "@/lib/http/instant-param";
 import { getWebhookEventView } from "@/lib/webhooks/list-webhook-events";
 import { resendFailedWebhookEvents, resendWebhookEvent } from "@/lib/webhooks/resend-webhook-events";
 import { sendTestWebhookEvent } from "@/lib/webhooks/send-test-webhook-event";
@@ -44,7 +45,8 @@ const sinceSchema = z.object({
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/, { error: "Enter a time like 2026-11-22T04:00 (UTC)" })
     .transform((v) => new Date(/(Z|[+-]\d{2}:\d{2})$/.test(v) ? v : `${v}Z`))
-    .refine((d) => !Number.isNaN(d.getTime()), { error: "Not a real time" }),
+    .refine((d) => !Number.isNaN(d.getTime()), { error: "Not a real time", abort: true })
+    .refine((d) => instantInRange(d.getTime()), { error: `Enter a time between ${earliestDay} and ${latestDay}` }),
 });
 
 const testSchema = z.object({ business: businessIdField, type: z.enum(webhookEventTypes, { error: "Unknown event kind" }) });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "@/lib/errors";
+import { houseParse } from "./house-messages";
 
 /** Zod issues as the interface's 400 body: top-level field name → messages. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
@@ -25,7 +26,7 @@ function pathPrefix(path: readonly PropertyKey[]): string {
  * a 500, while fields the schema drops stay ignored whatever they hold.
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, houseParse);
   if (!result.success) throw new ValidationError(fieldErrors(result.error));
   const unsafe = unsafeTextField(result.data);
   if (unsafe) throw new ValidationError(unsafe);
@@ -81,6 +82,15 @@ function findUnsafe(root: unknown): (string | number)[] | null {
 }
 
 const limitMessage = "limit must be an integer from 1 to 100";
+
+/** How the OpenAPI document shows every list's `limit`, whatever form the query string gives it. */
+export const listLimitSchema = {
+  type: "integer",
+  minimum: 1,
+  maximum: 100,
+  default: 10,
+  description: "Page size: an integer from 1 to 100 (default 10).",
+};
 
 /** A list's `limit` query parameter: 1 to 100 (the list's default applies when it is absent). */
 export const listLimitParam = () =>

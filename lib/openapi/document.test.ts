@@ -2,7 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { routes } from "@/lib/api/routes";
 import { api } from "@/test/helpers";
-import { buildOpenApiDocument } from "./document";
+import { buildOpenApiDocument, buildPublicOpenApiDocument } from "./document";
 
 /** `/payment/:session_id` as OpenAPI writes it: `/payment/{session_id}`. */
 const openApiPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
@@ -36,10 +36,14 @@ describe("the OpenAPI document", () => {
     expect(document.info.version).toBe("1.0.0");
   });
 
-  it("is served at {base_url}/openapi.json without a key, open to any origin", async () => {
+  it("is a valid OpenAPI 3.1 document without its internal operations too", async () => {
+    await expect(SwaggerParser.validate(structuredClone(buildPublicOpenApiDocument()) as never)).resolves.toBeTruthy();
+  });
+
+  it("is served at {base_url}/openapi.json without a key, open to any origin: the public document", async () => {
     const result = await api("GET", "/openapi.json", { headers: { origin: "https://shop.example" } });
     expect(result.status).toBe(200);
-    expect(result.body).toEqual(JSON.parse(JSON.stringify(document)));
+    expect(result.body).toEqual(JSON.parse(JSON.stringify(buildPublicOpenApiDocument())));
     expect(result.headers.get("access-control-allow-origin")).toBe("*");
     expect(result.headers.get("content-type")).toMatch(/^application\/json/);
   });

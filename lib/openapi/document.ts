@@ -11,7 +11,8 @@
  * `npm run generate -w @kassa/node` regenerates the Node client's copy and types (its test fails until then).
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { baseUrl } from "@/lib/env";
+import { baseUrl, origin } from "@/lib/env";
+import { finishDocument, publicDocument } from "./finish-document";
 import { errorResponses, registerCommon } from "./common";
 import { registerCheckout } from "./paths/checkout";
 import { registerDisputes } from "./paths/disputes";
@@ -61,7 +62,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
     if (definition.route.request?.body) definition.route.responses[413] ??= errorResponses.payloadTooLarge;
     definition.route.responses[500] ??= errorResponses.internal;
   }
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const generated = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Kassa API",
@@ -71,11 +72,20 @@ export function buildOpenApiDocument(): OpenAPIObject {
     },
     servers: [{ url: baseUrl(), description: "This server's base_url" }],
   });
+  return finishDocument(generated, `${origin()}/docs/api`);
+}
+
+/** The document merchants read: without the operations marked `x-internal` (finish-document.ts). */
+export function buildPublicOpenApiDocument(): OpenAPIObject {
+  return publicDocument(buildOpenApiDocument());
 }
 
 let cached: OpenAPIObject | null = null;
 
-/** The document, built once per process (the schemas and base_url do not change while it runs). */
+/**
+ * The public document (GET /openapi.json, /docs/api), built once per process (the schemas and
+ * base_url do not change while it runs).
+ */
 export function openApiDocument(): OpenAPIObject {
-  return (cached ??= buildOpenApiDocument());
+  return (cached ??= buildPublicOpenApiDocument());
 }

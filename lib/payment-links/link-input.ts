@@ -3,6 +3,7 @@ import type { AdjustableQuantity, Metadata, SessionItem } from "@/db/schema";
 import type { ApiCaller } from "@/lib/auth/api-keys";
 import type { Db } from "@/db/client";
 import { ValidationError } from "@/lib/errors";
+import { instantField } from "@/lib/http/instant-param";
 import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
 import { prepareSession } from "@/lib/sessions/create-session";
 import { maxAmount, sessionInputSchema } from "@/lib/sessions/session-input";
@@ -36,8 +37,7 @@ export const linkExtrasSchema = z.object({
     .max(maxQuantity, { error: `max_uses must be at most ${maxQuantity}` })
     .nullish()
     .meta({ description: "How many sessions the link makes at most (each visit that makes one counts)." }),
-  expires_at: z
-    .iso.datetime({ offset: true, error: "expires_at must be an ISO 8601 date-time, e.g. 2027-01-31T23:59:59Z" })
+  expires_at: instantField("expires_at", "expires_at must be an ISO 8601 date-time, e.g. 2027-01-31T23:59:59Z")
     .nullish()
     .meta({ description: "After it (the business's clock), the link makes no more sessions." }),
   order_prefix: z

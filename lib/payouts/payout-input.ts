@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { payoutUserStatuses, withdrawalStatuses } from "@/db/schema";
-import { isSafeText, required, safeText } from "@/lib/http/validation";
+import { isSafeText, listLimitSchema, required, safeText } from "@/lib/http/validation";
 
 export const maxPayoutAmount = 100_000_000;
 export const maxEmailLength = 255;
@@ -80,7 +80,7 @@ export const pageSchema = z.object({
     )
     .optional()
     .transform((v) => v ?? 10)
-    .meta({ description: "Page size: an integer from 1 to 100 (default 10).", example: 10 }),
+    .meta({ ...listLimitSchema, example: 10 }),
   starting_after: z
     .string({ error: "starting_after must be a string" })
     .regex(/^[a-z]+_[0-9A-Z]{26}$/, { error: "starting_after must be an id from a previous page" })

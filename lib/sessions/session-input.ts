@@ -110,6 +110,8 @@ const metadataSchema = z
   .meta({
     // The checks above are code, not a shape the generator can read: the document states them.
     type: ["object", "null"],
+    // Any JSON value under each key (generators would otherwise type it as an empty object).
+    additionalProperties: {},
     description: `Free key-value pairs, returned in webhooks (renewals included): at most ${maxMetadataKeys} keys of at most 40 characters, ${maxMetadataDepth} levels, ${maxMetadataBytes} bytes as JSON.`,
   });
 

@@ -1,14 +1,12 @@
 import { z } from "zod";
+import { instantField } from "@/lib/http/instant-param";
 import { maxRotationOverlapSeconds } from "./webhook-token";
 
 /** The bodies of the webhook operations: lib/api/webhooks.ts parses them, the OpenAPI document shows them. */
 
 /** Body of POST /webhooks/events/resend-failed. */
 export const resendFailedSchema = z.object({
-  since: z.iso.datetime({
-    offset: true,
-    error: "since is required: an ISO 8601 time such as 2026-11-22T04:00:00Z",
-  }),
+  since: instantField("since", "since is required: an ISO 8601 time such as 2026-11-22T04:00:00Z"),
 });
 
 const overlapMessage = `overlap_seconds must be an integer from 0 to ${maxRotationOverlapSeconds} (7 days)`;

@@ -30,7 +30,10 @@ export function registerCheckout(registry: OpenAPIRegistry): void {
     path: "/checkout/sessions/{session_id}",
     tags: ["Hosted checkout page"],
     operationId: "getCheckoutStatus",
+    "x-internal": true,
     summary: "The session's live state (the hosted page polls it)",
+    description:
+      "What the hosted page shows of the session while the payer is on it: nothing secret. Used by the page only.",
     security: security.none,
     request: { params: sessionIdParams },
     responses: {
@@ -44,6 +47,7 @@ export function registerCheckout(registry: OpenAPIRegistry): void {
     path: "/checkout/sessions/{session_id}/pay",
     tags: ["Hosted checkout page"],
     operationId: "payCheckoutSession",
+    "x-internal": true,
     summary: "Pay the session with the method the customer chose",
     description:
       "Sent by the hosted page only, as `application/json` (a cross-site request is refused). The answer tells the page where to go next, if anywhere.",

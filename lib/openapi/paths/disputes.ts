@@ -71,6 +71,8 @@ export function registerDisputes(registry: OpenAPIRegistry): void {
     tags: ["Disputes"],
     operationId: "getDispute",
     summary: "Get a dispute",
+    description:
+      "One dispute of the business: the disputed payment, amount, reason, status, evidence due date and what was sent.",
     security: security.secret,
     request: { params: disputeIdParams },
     responses: {

@@ -8,6 +8,7 @@ export function registerMeta(registry: OpenAPIRegistry): void {
     method: "get",
     path: "/openapi.json",
     tags: ["Meta"],
+    operationId: "getOpenApiDocument",
     summary: "This OpenAPI document",
     description:
       "The OpenAPI 3.1 description of this API, generated from the server's own schemas. Public, no key.",

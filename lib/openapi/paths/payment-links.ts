@@ -73,6 +73,7 @@ export function registerPaymentLinks(registry: OpenAPIRegistry): void {
     tags: ["Payment links"],
     operationId: "getPaymentLink",
     summary: "Get a payment link",
+    description: "One payment link of the business: its URL, items or plan, limits, uses and state.",
     security: security.secret,
     request: { params: idParams },
     responses: {

@@ -50,6 +50,8 @@ function registerPaymentReads(registry: OpenAPIRegistry): void {
     tags: ["Payments"],
     operationId: "getPayment",
     summary: "Get a session's payment",
+    description:
+      "The Payment object of a session (the interface's fields): its status, amounts, fees once completed, and the payer's details. `404 Payment not found` for an unknown session or another business's.",
     security: security.secret,
     request: { params: sessionIdParams },
     responses: {
@@ -82,6 +84,8 @@ function registerPaymentReads(registry: OpenAPIRegistry): void {
     tags: ["Payments"],
     operationId: "getBalance",
     summary: "Get the business balance and payout balance",
+    description:
+      "The business balance and the payout balance, in cents (`{balance, payout_balance}`).",
     security: security.secret,
     responses: {
       200: jsonResponse("Both balances in cents.", BalanceSchema),
@@ -122,6 +126,8 @@ function registerRefunds(registry: OpenAPIRegistry): void {
     tags: ["Payments"],
     operationId: "listRefunds",
     summary: "List a payment's refunds",
+    description:
+      "The refunds of a session's payment, newest first, with `limit` and `starting_after`; each with its status and amount.",
     security: security.secret,
     request: { params: sessionIdParams, query: RefundPage },
     responses: {

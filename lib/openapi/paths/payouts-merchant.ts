@@ -102,6 +102,8 @@ function registerPayoutUserReads(registry: OpenAPIRegistry): void {
     tags: [merchantTag],
     operationId: "getPayoutUser",
     summary: "Get a payout user",
+    description:
+      "One payout user of the business, by e-mail or id: balance, status and creation time.",
     security: security.secret,
     request: { params: userParams },
     responses: {
@@ -208,6 +210,8 @@ function registerWithdrawalReads(registry: OpenAPIRegistry): void {
     tags: [merchantTag],
     operationId: "getWithdrawal",
     summary: "Get a withdrawal",
+    description:
+      "One withdrawal requested by a payout user of the business: amount, status and settlement.",
     security: security.secret,
     request: { params: withdrawalParams },
     responses: {

@@ -52,6 +52,8 @@ function registerPayoutBalance(registry: OpenAPIRegistry): void {
     tags: [userTag],
     operationId: "getPayoutBalance",
     summary: "The payout user's balance and profile",
+    description:
+      "The payout user's own balance and profile, authenticated by their payout hash.",
     security: hashSecurity,
     responses: {
       200: jsonResponse("The payout user.", PayoutUserSchema),
@@ -119,6 +121,8 @@ function registerOwnHistoryAndWithdrawals(registry: OpenAPIRegistry): void {
     tags: [userTag],
     operationId: "listPayoutHistory",
     summary: "The payout user's history",
+    description:
+      "The payout user's own history of allocations and withdrawals, newest first, with `limit` and `starting_after`.",
     security: hashSecurity,
     request: { query: page },
     responses: {
@@ -134,6 +138,8 @@ function registerOwnHistoryAndWithdrawals(registry: OpenAPIRegistry): void {
     tags: [userTag],
     operationId: "listOwnWithdrawals",
     summary: "The payout user's withdrawals",
+    description:
+      "The payout user's own withdrawals, newest first, with `limit` and `starting_after`.",
     security: hashSecurity,
     request: { query: withdrawalListQuerySchema },
     responses: {
@@ -178,6 +184,8 @@ function registerOwnWithdrawal(registry: OpenAPIRegistry): void {
     tags: [userTag],
     operationId: "getOwnWithdrawal",
     summary: "One of the payout user's withdrawals",
+    description:
+      "One of the payout user's own withdrawals, with its status.",
     security: hashSecurity,
     request: { params: withdrawalParams },
     responses: {

@@ -65,6 +65,7 @@ export function registerSessions(registry: OpenAPIRegistry): void {
     path: "/payment/{session_id}/redirect",
     tags: ["Sessions"],
     operationId: "payerRedirect",
+    "x-internal": true,
     summary: "The payer's hop to the provider's page",
     description:
       "Kassa's addition; merchants never call it. POST /session answers it as `redirect_url` when a secret-key session with `ip` starts a forced redirect method at creation: the payer's browser comes here first, Kassa checks the payer's IP against `ip`, then redirects to the provider's page (or to the checkout page once the payment is over). Another IP gets a 403 page and never sees the provider's page.",

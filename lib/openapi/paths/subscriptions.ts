@@ -63,6 +63,8 @@ export function registerSubscriptions(registry: OpenAPIRegistry): void {
     tags: ["Subscriptions"],
     operationId: "getSubscription",
     summary: "Get a subscription",
+    description:
+      "The Subscription object: status, period, cancellation fields and management URL. `404 subscription_not_found` for an unknown id or another business's.",
     security: security.secret,
     request: { params: subscriptionIdParams },
     responses: {

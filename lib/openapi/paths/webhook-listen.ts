@@ -22,6 +22,7 @@ export function registerWebhookListen(registry: OpenAPIRegistry): void {
     path: "/webhooks/listen",
     tags: [tag],
     operationId: "listenWebhookEvents",
+    "x-internal": true,
     summary: "Wait for the business's next events",
     description:
       "Long polling for `npx kassa listen`: the events written after `after` (an event id; `beginning`: all; absent: after the newest one now), oldest first, each with its exact body and the signature headers a delivery starting now would carry. With `wait` (seconds, at most 25) an empty page comes only after that long without a new event. An event is handed out once it is a second old. Pass the answer's `after` to the next request: nothing is lost or repeated.",
@@ -39,6 +40,7 @@ export function registerWebhookListen(registry: OpenAPIRegistry): void {
     path: "/webhooks/events/{event_id}/listen-attempts",
     tags: [tag],
     operationId: "recordListenAttempt",
+    "x-internal": true,
     summary: "Log what a local receiver answered",
     description:
       "`npx kassa listen` reports how the local URL answered a forwarded event. It is logged among the event's attempts with `source: \"listen\"`, numbered on its own; it is not one of the 4 attempts and changes neither the event's status nor its endpoint's health.",

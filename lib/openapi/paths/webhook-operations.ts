@@ -64,6 +64,8 @@ function registerWebhookEndpoint(registry: OpenAPIRegistry): void {
     tags: [tag],
     operationId: "getWebhookEndpoint",
     summary: "Where webhooks go and which kinds are sent",
+    description:
+      "The business's webhook URL, the event kinds sent, and the endpoint's health (failing, disabled, held events).",
     security: security.secret,
     responses: {
       200: jsonResponse("The endpoint.", WebhookEndpointSchema),
@@ -195,6 +197,8 @@ function registerWebhookEvent(registry: OpenAPIRegistry): void {
     tags: [tag],
     operationId: "getWebhookEvent",
     summary: "One event with its delivery attempts",
+    description:
+      "One webhook event of the business with its payload and every delivery attempt (request headers, response, error, duration).",
     security: security.secret,
     request: { params: eventParams },
     responses: {

@@ -1,13 +1,13 @@
 /**
- * What `npm run generate` writes, computed without writing: the OpenAPI document Kassa serves
- * (built from the root's lib/openapi, the zod schemas the server validates with) and the types
+ * What `npm run generate` writes, computed without writing: the public OpenAPI document Kassa
+ * serves (without the operations marked x-internal; built from the root's lib/openapi, the zod schemas the server validates with) and the types
  * openapi-typescript derives from it. test/generated-files.test.ts compares the committed files
  * with a fresh result, so they cannot drift from the server.
  */
 import path from "node:path";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import prettier from "prettier";
-import { buildOpenApiDocument } from "../../../lib/openapi/document";
+import { buildPublicOpenApiDocument } from "../../../lib/openapi/document";
 
 export const packageDir = path.resolve(import.meta.dirname, "..");
 
@@ -18,9 +18,10 @@ export type GeneratedFile = { path: string; contents: string };
  * where it was generated, so its server is a variable every client fills in (`baseUrl`).
  */
 function portableDocument(): OpenAPI3 {
-  const document = buildOpenApiDocument() as unknown as OpenAPI3;
+  const document = buildPublicOpenApiDocument() as unknown as OpenAPI3;
   return {
     ...document,
+    info: { ...document.info, contact: { name: "The operator of your Kassa server" } },
     servers: [
       {
         url: "{base_url}",

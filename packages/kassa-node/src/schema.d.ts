@@ -20,26 +20,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/payment/{session_id}/redirect": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The payer's hop to the provider's page
-     * @description Kassa's addition; merchants never call it. POST /session answers it as `redirect_url` when a secret-key session with `ip` starts a forced redirect method at creation: the payer's browser comes here first, Kassa checks the payer's IP against `ip`, then redirects to the provider's page (or to the checkout page once the payment is over). Another IP gets a 403 page and never sees the provider's page.
-     */
-    get: operations["payerRedirect"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/payment/{session_id}": {
     parameters: {
       query?: never;
@@ -47,7 +27,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a session's payment */
+    /**
+     * Get a session's payment
+     * @description The Payment object of a session (the interface's fields): its status, amounts, fees once completed, and the payer's details. `404 Payment not found` for an unknown session or another business's.
+     */
     get: operations["getPayment"];
     put?: never;
     post?: never;
@@ -84,7 +67,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get the business balance and payout balance */
+    /**
+     * Get the business balance and payout balance
+     * @description The business balance and the payout balance, in cents (`{balance, payout_balance}`).
+     */
     get: operations["getBalance"];
     put?: never;
     post?: never;
@@ -121,7 +107,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List a payment's refunds */
+    /**
+     * List a payment's refunds
+     * @description The refunds of a session's payment, newest first, with `limit` and `starting_after`; each with its status and amount.
+     */
     get: operations["listRefunds"];
     put?: never;
     post?: never;
@@ -178,7 +167,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a subscription */
+    /**
+     * Get a subscription
+     * @description The Subscription object: status, period, cancellation fields and management URL. `404 subscription_not_found` for an unknown id or another business's.
+     */
     get: operations["getSubscription"];
     put?: never;
     post?: never;
@@ -259,7 +251,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a payment link */
+    /**
+     * Get a payment link
+     * @description One payment link of the business: its URL, items or plan, limits, uses and state.
+     */
     get: operations["getPaymentLink"];
     put?: never;
     post?: never;
@@ -356,7 +351,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a dispute */
+    /**
+     * Get a dispute
+     * @description One dispute of the business: the disputed payment, amount, reason, status, evidence due date and what was sent.
+     */
     get: operations["getDispute"];
     put?: never;
     post?: never;
@@ -400,43 +398,6 @@ export interface paths {
      * @description The business does not contest: the dispute ends `lost` (an inquiry: `warning_closed`) and nothing comes back. Only while it needs a response.
      */
     post: operations["acceptDispute"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/checkout/sessions/{session_id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The session's live state (the hosted page polls it) */
-    get: operations["getCheckoutStatus"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/checkout/sessions/{session_id}/pay": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Pay the session with the method the customer chose
-     * @description Sent by the hosted page only, as `application/json` (a cross-site request is refused). The answer tells the page where to go next, if anywhere.
-     */
-    post: operations["payCheckoutSession"];
     delete?: never;
     options?: never;
     head?: never;
@@ -490,7 +451,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a payout user */
+    /**
+     * Get a payout user
+     * @description One payout user of the business, by e-mail or id: balance, status and creation time.
+     */
     get: operations["getPayoutUser"];
     put?: never;
     post?: never;
@@ -607,7 +571,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a withdrawal */
+    /**
+     * Get a withdrawal
+     * @description One withdrawal requested by a payout user of the business: amount, status and settlement.
+     */
     get: operations["getWithdrawal"];
     put?: never;
     post?: never;
@@ -664,7 +631,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The payout user's balance and profile */
+    /**
+     * The payout user's balance and profile
+     * @description The payout user's own balance and profile, authenticated by their payout hash.
+     */
     get: operations["getPayoutBalance"];
     put?: never;
     /**
@@ -685,7 +655,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The payout user's history */
+    /**
+     * The payout user's history
+     * @description The payout user's own history of allocations and withdrawals, newest first, with `limit` and `starting_after`.
+     */
     get: operations["listPayoutHistory"];
     put?: never;
     post?: never;
@@ -702,7 +675,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The payout user's withdrawals */
+    /**
+     * The payout user's withdrawals
+     * @description The payout user's own withdrawals, newest first, with `limit` and `starting_after`.
+     */
     get: operations["listOwnWithdrawals"];
     put?: never;
     /**
@@ -723,7 +699,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the payout user's withdrawals */
+    /**
+     * One of the payout user's withdrawals
+     * @description One of the payout user's own withdrawals, with its status.
+     */
     get: operations["getOwnWithdrawal"];
     put?: never;
     post?: never;
@@ -760,7 +739,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Where webhooks go and which kinds are sent */
+    /**
+     * Where webhooks go and which kinds are sent
+     * @description The business's webhook URL, the event kinds sent, and the endpoint's health (failing, disabled, held events).
+     */
     get: operations["getWebhookEndpoint"];
     put?: never;
     /**
@@ -861,7 +843,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One event with its delivery attempts */
+    /**
+     * One event with its delivery attempts
+     * @description One webhook event of the business with its payload and every delivery attempt (request headers, response, error, duration).
+     */
     get: operations["getWebhookEvent"];
     put?: never;
     post?: never;
@@ -945,46 +930,6 @@ export interface paths {
      * @description `Signature` uses the new token at once; for `overlap_seconds` (default 24 hours, at most 7 days, 0 after a leak) deliveries also carry a `webhook-signature` made with the old token, so receivers can switch at their pace.
      */
     post: operations["rotateWebhookToken"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhooks/listen": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Wait for the business's next events
-     * @description Long polling for `npx kassa listen`: the events written after `after` (an event id; `beginning`: all; absent: after the newest one now), oldest first, each with its exact body and the signature headers a delivery starting now would carry. With `wait` (seconds, at most 25) an empty page comes only after that long without a new event. An event is handed out once it is a second old. Pass the answer's `after` to the next request: nothing is lost or repeated.
-     */
-    get: operations["listenWebhookEvents"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/webhooks/events/{event_id}/listen-attempts": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Log what a local receiver answered
-     * @description `npx kassa listen` reports how the local URL answered a forwarded event. It is logged among the event's attempts with `source: "listen"`, numbered on its own; it is not one of the 4 attempts and changes neither the event's status nor its endpoint's health.
-     */
-    post: operations["recordListenAttempt"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1115,114 +1060,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/payment/stripe/webhook": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Stripe's events (the card-billing provider's endpoint)
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. The business's endpoint at Stripe points here; no API key: the `Stripe-Signature`, checked with the business's endpoint secret, is the credential. Subscribe it to the events the interface lists (invoice.paid, invoice.payment_failed, invoice.payment_action_required, customer.subscription.updated, customer.subscription.deleted) and the payment-intent events.
-     */
-    post: operations["receiveStripeEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/payment/stripe/return": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Return from a 3-D Secure challenge
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. Stripe sends the payer's browser here after a challenge; Kassa reads the payment's state again and redirects to the hosted checkout page.
-     */
-    get: operations["returnFromStripeChallenge"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/payment/sandbox/webhook": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * The sandbox redirect provider's events
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. No API key: the `Sandbox-Signature`, checked with the business's sandbox provider secret, is the credential.
-     */
-    post: operations["receiveSandboxEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/sandbox-provider/pay/{payment_id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The sandbox redirect provider's payment page
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. The page a redirect-based sandbox payment's `redirect_url` opens (it stands for an external provider's site): Pay, Underpay or Fail.
-     */
-    get: operations["sandboxProviderPage"];
-    put?: never;
-    /**
-     * The payer's choice on the sandbox provider's page
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. The page's form: the simulated payment is paid, underpaid or failed, then the browser goes back to Kassa.
-     */
-    post: operations["sandboxProviderPageAction"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/sandbox-provider/3ds/{attempt_id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The sandbox card payment's 3-D Secure challenge
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. Stands for the bank's challenge page: Complete or Fail.
-     */
-    get: operations["sandboxChallengePage"];
-    put?: never;
-    /**
-     * The payer's answer to the sandbox challenge
-     * @description A provider callback: the payment provider (or the payer's browser sent by it) calls this; merchants never call it. The page's form: the challenge succeeds or fails, then the browser goes back to Kassa's checkout.
-     */
-    post: operations["sandboxChallengeAnswer"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/openapi.json": {
     parameters: {
       query?: never;
@@ -1234,35 +1071,7 @@ export interface paths {
      * This OpenAPI document
      * @description The OpenAPI 3.1 description of this API, generated from the server's own schemas. Public, no key.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The OpenAPI 3.1 document. */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["OpenApiDocument"];
-          };
-        };
-        /** @description Unexpected failure. */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["InternalError"];
-          };
-        };
-      };
-    };
+    get: operations["getOpenApiDocument"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1899,7 +1708,9 @@ export interface components {
       /** @description Secret key only: the payer's IPv4 or IPv6 address, checked when they pay. With a public key the client IP is captured. */
       ip?: string | null;
       /** @description Free key-value pairs, returned in webhooks (renewals included): at most 50 keys of at most 40 characters, 5 levels, 8192 bytes as JSON. */
-      metadata?: Record<string, unknown> | null;
+      metadata?: {
+        [key: string]: unknown;
+      } | null;
       email?: string | null;
       /** @description Kassa's addition: the payer is a business, charged the company fees GET /payments/methods lists with `is_company=true`. Default false. */
       is_company?: boolean | null;
@@ -2169,7 +1980,9 @@ export interface components {
       }[];
       description?: string | null;
       /** @description Free key-value pairs, returned in webhooks (renewals included): at most 50 keys of at most 40 characters, 5 levels, 8192 bytes as JSON. */
-      metadata?: Record<string, unknown> | null;
+      metadata?: {
+        [key: string]: unknown;
+      } | null;
       subscription?: {
         /** @enum {string} */
         interval: "day" | "week" | "month" | "year";
@@ -2237,50 +2050,6 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
-    DisputeConflict: {
-      /** @description `dispute_not_answerable`, `idempotency_key_reused` or `idempotency_key_in_use`. */
-      error: string;
-      /** @description Human-readable explanation. */
-      message: string;
-      /** @description With `dispute_not_answerable`: the dispute as it now is (e.g. `lost` after another request accepted it). */
-      dispute?: {
-        /** @description Prefix `dsp_`. */
-        id: string;
-        /** @description The disputed payment's session. */
-        session_id: string;
-        /** @description Disputed cents. */
-        amount: number;
-        /** @description Stripe's reason: `fraudulent`, `product_not_received`, `general`, … */
-        reason: string;
-        /**
-         * @description Stripe's values. `warning_*`: an inquiry (nothing withdrawn yet); `needs_response`: answer before `evidence_due_by`; `under_review`: evidence submitted; `won`, `lost`, `warning_closed`: ended.
-         * @enum {string}
-         */
-        status:
-          | "warning_needs_response"
-          | "warning_under_review"
-          | "warning_closed"
-          | "needs_response"
-          | "under_review"
-          | "won"
-          | "lost"
-          | "prevented";
-        /**
-         * @description Null while open; `won` (money back) or `lost` once ended.
-         * @enum {string|null}
-         */
-        outcome: "won" | "lost" | null;
-        /** Format: date-time */
-        evidence_due_by: string | null;
-        /** @description Evidence staged or submitted so far. */
-        evidence: {
-          [key: string]: string;
-        };
-        evidence_submitted: boolean;
-        /** Format: date-time */
-        created_at: string;
-      };
-    };
     DisputeEvidenceRequest: {
       evidence: components["schemas"]["DisputeEvidence"];
       /** @description Send the evidence to the card issuer now (default false: staged, can be changed). */
@@ -2315,76 +2084,6 @@ export interface components {
       service_documentation?: string;
       shipping_documentation?: string;
       uncategorized_file?: string;
-    };
-    /** @description The live state of a session, for the hosted page's polling. */
-    CheckoutStatus: {
-      session_id: string;
-      /**
-       * @description What the page shows, derived from the payment's status.
-       * @enum {string}
-       */
-      state: "open" | "failed" | "processing" | "pending_review" | "succeeded" | "declined" | "expired";
-      /** @enum {string|null} */
-      status:
-        "succeeded" | "failed" | "pending" | "processing" | "pending_review" | "declined" | "expired" | null;
-      amount: number;
-      currency: string;
-      payment_method: string | null;
-      /** @description Why the last attempt failed (`card_declined/insufficient_funds`, …), when it did. */
-      failure_code: string | null;
-    };
-    CheckoutPayResult: {
-      session_id: string;
-      /**
-       * @description What the page shows, derived from the payment's status.
-       * @enum {string}
-       */
-      state: "open" | "failed" | "processing" | "pending_review" | "succeeded" | "declined" | "expired";
-      /** @enum {string|null} */
-      status:
-        "succeeded" | "failed" | "pending" | "processing" | "pending_review" | "declined" | "expired" | null;
-      amount: number;
-      currency: string;
-      payment_method: string | null;
-      /** @description Why the last attempt failed (`card_declined/insufficient_funds`, …), when it did. */
-      failure_code: string | null;
-      next: components["schemas"]["CheckoutNext"];
-    };
-    /** @description Where the page sends the customer next: a provider's page, or 3-D Secure. */
-    CheckoutNext:
-      | {
-          /** @enum {string} */
-          type: "redirect";
-          url: string;
-        }
-      | {
-          /** @enum {string} */
-          type: "authenticate";
-          challengeUrl: string;
-        }
-      | null;
-    CheckoutPayRequest: {
-      paymentMethodId: string;
-      card?: {
-        number: string;
-        expMonth: number;
-        expYear: number;
-        cvc: string;
-      };
-      stripePaymentMethodId?: string;
-      customerDetails?: {
-        name?: string;
-        email?: string | "";
-        phone?: string;
-        address?: {
-          line1?: string;
-          line2?: string;
-          city?: string;
-          state?: string;
-          postal_code?: string;
-          country?: string;
-        };
-      };
     };
     PayoutHash: {
       /**
@@ -2531,9 +2230,10 @@ export interface components {
       | {
           /**
            * @description Page size: an integer from 1 to 100 (default 10).
+           * @default 10
            * @example 10
            */
-          limit?: number | string;
+          limit: number;
           /** @description The last id of the previous page: the next page holds older items. */
           starting_after?: string;
           /** @enum {string} */
@@ -2828,57 +2528,6 @@ export interface components {
     WebhookTokenRotateInput: {
       overlap_seconds?: number | null;
     };
-    ListenPage: {
-      /** @description Oldest first; empty when the wait ended without a new event. */
-      data: components["schemas"]["ListenedEvent"][];
-      /** @description Pass it as `after` in the next request: the last event here, or where this request started (`beginning` for a business without events yet). */
-      after: string;
-    };
-    /** @description An event handed to `npx kassa listen`, signed. */
-    ListenedEvent: {
-      /** @description The event's id (`evt_…`), also its `webhook-id`. */
-      id: string;
-      /** @enum {string} */
-      type:
-        | "succeeded"
-        | "pending_review"
-        | "declined"
-        | "refunded"
-        | "expired"
-        | "incomplete"
-        | "subscription_payment_failed"
-        | "subscription_canceled"
-        | "refunded_again"
-        | "incomplete_again"
-        | "dispute_opened"
-        | "dispute_closed";
-      /**
-       * Format: date-time
-       * @description When it was written (the business's clock).
-       */
-      created_at: string;
-      /** @description The exact JSON body a delivery sends: POST it as is, byte for byte. */
-      body: string;
-      /** @description `Signature`, `webhook-id`, `webhook-timestamp` and `webhook-signature`, made with the business's webhook token as a delivery starting now would make them. */
-      headers: {
-        [key: string]: string;
-      };
-    };
-    ListenAttemptInput: {
-      /** Format: uri */
-      url: string;
-      /** @description The local receiver's status; null when it did not answer. */
-      status_code?: number | null;
-      /** @description Why there was no answer (connection refused, timeout). */
-      error?: string | null;
-      duration_ms: number;
-      /** @description The first 2 KB of the answer. */
-      response_body?: string | null;
-      /** @description The headers sent (those GET /webhooks/listen handed out, plus Content-Type). */
-      request_headers?: {
-        [key: string]: string;
-      };
-    };
     /** @description Keys, newest first, revoked and expired ones included. */
     ApiKeyList: {
       data: components["schemas"]["ApiKey"][];
@@ -3075,15 +2724,6 @@ export interface components {
       outcome?: "paid" | "underpaid" | "failed";
       amount_paid?: number;
     };
-    ProviderEventReceived: {
-      /** @enum {boolean} */
-      received: true;
-      /**
-       * @description `accepted`: stored and processed in the background; `duplicate`: already received; `ignored`: not about anything Kassa created.
-       * @enum {string}
-       */
-      status: "accepted" | "duplicate" | "ignored";
-    };
     OpenApiDocument: {
       /** @enum {string} */
       openapi: "3.1.0";
@@ -3186,9 +2826,7 @@ export interface components {
         | "member.email_change"
         | "payment_link.create"
         | "payment_link.activate"
-        | "payment_link.deactivate"
-        | "dispute.evidence"
-        | "dispute.accept";
+        | "payment_link.deactivate";
       /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
       target: {
         type: string;
@@ -3328,56 +2966,6 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-    };
-  };
-  payerRedirect: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The session's id (`cs_…`). */
-        session_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description To the provider's page of the payment in progress, or to the session's checkout page. */
-      303: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The payer's IP is not the session's `ip`: a page saying the payment cannot be made from here. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description No such session. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
         };
       };
     };
@@ -3632,7 +3220,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: number | string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older items. */
         starting_after?: string;
       };
@@ -3783,7 +3371,8 @@ export interface operations {
       query?: {
         status?: "active" | "past_due" | "canceled" | "canceling";
         customer?: string;
-        limit?: string;
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: number;
         starting_after?: string;
       };
       header?: never;
@@ -4105,7 +3694,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: string;
+        limit?: number;
         /** @description The last id of the previous page. */
         starting_after?: string;
       };
@@ -4302,7 +3891,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: string;
+        limit?: number;
         /** @description The last session id of the previous page. */
         starting_after?: string;
       };
@@ -4521,7 +4110,8 @@ export interface operations {
           | "won"
           | "lost"
           | "prevented";
-        limit?: string;
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: number;
         starting_after?: string;
       };
       header?: never;
@@ -4675,13 +4265,13 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["DisputeConflict"];
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
       /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
@@ -4775,13 +4365,13 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["DisputeConflict"];
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
       /** @description Unexpected failure. */
@@ -4803,154 +4393,6 @@ export interface operations {
         };
       };
       /** @description `provider_unavailable`: the provider is unreachable; safe to retry. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-    };
-  };
-  getCheckoutStatus: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The session's id (`cs_…`). */
-        session_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description What the page shows: nothing secret. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CheckoutStatus"];
-        };
-      };
-      /** @description `session_not_found`: no such payment session. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  payCheckoutSession: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path: {
-        /** @description The session's id (`cs_…`). */
-        session_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CheckoutPayRequest"];
-      };
-    };
-    responses: {
-      /** @description The attempt's outcome. */
-      200: {
-        headers: {
-          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CheckoutPayResult"];
-        };
-      };
-      /** @description Invalid fields, a body that is not JSON (or not sent as application/json), or an unknown method. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json":
-            | components["schemas"]["FieldErrors"]
-            | components["schemas"]["PaymentMethodNotFound"]
-            | components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description `cross_site_request`, or `ip_mismatch`: the payer's IP is not the session's. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description `session_not_found`: no such payment session. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description `session_not_payable`: paid, expired, in review, declined, or an attempt in flight; `idempotency_key_reused` or `idempotency_key_in_use` for an Idempotency-Key used with another request or still running. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-      /** @description The payment provider refused or failed a call Kassa needed. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The payment provider could not be reached; safe to retry. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5051,7 +4493,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: number | string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older items. */
         starting_after?: string;
         /** @description Only active or only inactive payout users. */
@@ -5155,7 +4597,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: number | string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older items. */
         starting_after?: string;
       };
@@ -5477,7 +4919,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: number | string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older items. */
         starting_after?: string;
         /** @description Only withdrawals in this status. */
@@ -5899,7 +5341,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: number | string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older items. */
         starting_after?: string;
       };
@@ -5951,7 +5393,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: number | string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older items. */
         starting_after?: string;
         /** @description Only withdrawals in this status. */
@@ -6491,7 +5933,8 @@ export interface operations {
         order_id?: string;
         session_id?: string;
         subscription_id?: string;
-        limit?: string;
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: number;
         starting_after?: string;
       };
       header?: never;
@@ -6934,147 +6377,11 @@ export interface operations {
       };
     };
   };
-  listenWebhookEvents: {
-    parameters: {
-      query?: {
-        after?: string;
-        wait?: string;
-        limit?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The events after `after`. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ListenPage"];
-        };
-      };
-      /** @description Invalid parameters: each field name mapped to its messages. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["FieldErrors"];
-        };
-      };
-      /** @description Missing or invalid credential, or the wrong key type. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Unauthorized"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  recordListenAttempt: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Retry safely: the same key with the same body answers the first response again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another body is a 409. 1 to 255 visible ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path: {
-        /** @description The event's id (`evt_…`). */
-        event_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ListenAttemptInput"];
-      };
-    };
-    responses: {
-      /** @description The attempt as logged. */
-      201: {
-        headers: {
-          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["WebhookAttempt"];
-        };
-      };
-      /** @description Invalid request: a field map, or `{error, message}` for a body that is not a JSON object. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Missing or invalid credential, or the wrong key type. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Unauthorized"];
-        };
-      };
-      /** @description No such event of the business (`webhook_event_not_found`). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The Idempotency-Key was used with another request (`idempotency_key_reused`). */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
   listApiKeys: {
     parameters: {
       query?: {
-        limit?: string;
+        /** @description Page size: an integer from 1 to 100 (default 10). */
+        limit?: number;
         starting_after?: string;
       };
       header?: never;
@@ -7522,17 +6829,6 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The clock moved, but work due by the new time was still running after 120 s (`clock_work_pending`); the message names it, and it finishes in the background. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before reading again. */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
     };
   };
   paySandboxSession: {
@@ -7651,146 +6947,22 @@ export interface operations {
       };
     };
   };
-  receiveStripeEvent: {
+  getOpenApiDocument: {
     parameters: {
       query?: never;
-      header: {
-        /** @description Stripe's signature header. */
-        "Stripe-Signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The event was taken (or is not Kassa's): the provider stops retrying. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ProviderEventReceived"];
-        };
-      };
-      /** @description `Stripe-Signature` missing or not matching (`invalid_signature`), or a body that is not a JSON event (`invalid_payload`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  returnFromStripeChallenge: {
-    parameters: {
-      query: {
-        /** @description The session's id (`cs_…`). */
-        session_id: string;
-      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description To the session's checkout page, which shows the result. */
-      303: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Unknown session. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PaymentNotFound"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  receiveSandboxEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The sandbox provider's signature. */
-        "Sandbox-Signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          [key: string]: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description The event was taken (or is not Kassa's): the provider stops retrying. */
+      /** @description The OpenAPI 3.1 document. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ProviderEventReceived"];
-        };
-      };
-      /** @description `Sandbox-Signature` missing or not matching (`invalid_signature`), or a body that is not a JSON event (`invalid_payload`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
+          "application/json": components["schemas"]["OpenApiDocument"];
         };
       };
       /** @description Unexpected failure. */
@@ -7800,247 +6972,6 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  sandboxProviderPage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The sandbox provider's payment id (`sbxpay_…`). */
-        payment_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The payment page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description No such sandbox provider payment (`sandbox_payment_not_found`). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  sandboxProviderPageAction: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The sandbox provider's payment id (`sbxpay_…`). */
-        payment_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/x-www-form-urlencoded": {
-          /** @enum {string} */
-          action: "pay" | "underpay" | "fail";
-        };
-      };
-    };
-    responses: {
-      /** @description Back to the payment's return URL (Kassa's checkout). */
-      303: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The page again, asking for a choice (no valid `action`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description No such sandbox provider payment (`sandbox_payment_not_found`). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The page again: the payment is already closed. */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  sandboxChallengePage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The payment attempt's id (`pat_…`). */
-        attempt_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The challenge page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description No such 3-D Secure challenge (`challenge_not_found`). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-    };
-  };
-  sandboxChallengeAnswer: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The payment attempt's id (`pat_…`). */
-        attempt_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/x-www-form-urlencoded": {
-          /** @enum {string} */
-          outcome: "succeed" | "fail";
-        };
-      };
-    };
-    responses: {
-      /** @description Back to the checkout page. */
-      303: {
-        headers: {
-          /** @description Where the browser goes next. */
-          Location?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The page again, asking for a choice (no valid `outcome`). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/html": string;
-        };
-      };
-      /** @description No such 3-D Secure challenge (`challenge_not_found`). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description Unexpected failure. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["InternalError"];
-        };
-      };
-      /** @description The payment provider refused or failed a call Kassa needed. */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
-        };
-      };
-      /** @description The payment provider could not be reached; safe to retry. */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -8152,15 +7083,13 @@ export interface operations {
           | "member.email_change"
           | "payment_link.create"
           | "payment_link.activate"
-          | "payment_link.deactivate"
-          | "dispute.evidence"
-          | "dispute.accept";
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+          | "payment_link.deactivate";
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         /** @description Page size: an integer from 1 to 100 (default 10). */
-        limit?: string;
+        limit?: number;
         /** @description The last id of the previous page: the next page holds older events. */
         starting_after?: string;
       };
@@ -8211,9 +7140,9 @@ export interface operations {
   exportPayments: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?:
           | "succeeded"
@@ -8275,9 +7204,9 @@ export interface operations {
   exportRefunds: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?: "pending" | "succeeded" | "failed";
         session_id?: string;
@@ -8329,9 +7258,9 @@ export interface operations {
   exportSubscriptions: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?: "active" | "past_due" | "canceling" | "canceled";
         customer?: string;
@@ -8383,9 +7312,9 @@ export interface operations {
   exportPayoutUsers: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         status?: "active" | "inactive";
       };
@@ -8436,9 +7365,9 @@ export interface operations {
   exportLedgerEntries: {
     parameters: {
       query?: {
-        /** @description Only what was created at or after this instant (a date means its midnight UTC). */
+        /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
-        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC). */
+        /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_until?: string;
         /** @description Only entries of this kind of account. */
         account?:
