@@ -3,12 +3,15 @@ import { describe, expect, it } from "vitest";
 import { auditEvents } from "@/db/schema";
 import { runSupportCommand } from "@/lib/admin/support-console";
 import { createApiKeyAs } from "@/lib/dashboard/api-key-actions";
+import { saveApprovalThresholdAs } from "@/lib/dashboard/payout-approval-actions";
 import { runPayoutCommand } from "@/lib/dashboard/payouts-actions";
 import { saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs } from "@/lib/dashboard/settings-actions";
 import { staffFor } from "@/lib/dashboard/testing-staff";
 import { pauseWebhookEndpointAs, resumeWebhookEndpointAs, updateWebhookEndpointAs } from "@/lib/dashboard/webhook-actions";
 import { asUser, creditBusinessBalance } from "@/lib/payouts/payout-test-helpers";
+import { createUser } from "@/lib/staff/create-user";
 import type { Staff } from "@/lib/staff/current-staff";
+import { loadStaff } from "@/lib/staff/load-staff";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { listAuditEvents } from "./list-audit-events";
 import type { AuditAction } from "./record-audit";
@@ -79,6 +82,31 @@ describe("the audit log records each change staff make, as themselves", () => {
     const [event] = await events(business.id, action);
     expect(event).toMatchObject({ action, actor: { type: "user", email: "olga@example.com" }, ip: client.ip, user_agent: client.userAgent });
     if (changes) expect(event!.changes).toMatchObject(changes);
+  });
+
+  it("the four-eyes threshold and a request for approval are recorded, under the one who asked", async () => {
+    const { business } = await createTestBusiness({ payoutsEnabled: true });
+    await creditBusinessBalance(business.id, 100_000);
+    const owner = withClient(staffFor(business.id, "owner", "olga@example.com"));
+    // The request names its staff member (a user row): a real one.
+    const { userId } = await createUser(testDb(), { email: "mallory@example.com", password: "a staff password", businessId: business.id, role: "manager" });
+    const manager = withClient((await loadStaff(testDb(), { userId }, business.id))!);
+    ok(await saveApprovalThresholdAs(testDb(), owner, { business: business.id, threshold: "50" }));
+    const run = (form: Record<string, unknown>) => runPayoutCommand(testDb(), manager, { business: business.id, ...form });
+    ok(await run({ intent: "transfer", amount: "400" }));
+    ok(await run({ intent: "allocate", email: "pat@example.com", amount: "60" }));
+    const [threshold] = await events(business.id, "business.approval_threshold_update");
+    expect(threshold).toMatchObject({
+      actor: { type: "user", email: "olga@example.com" },
+      changes: { approval_threshold_cents: { from: null, to: 5000 } },
+    });
+    const [request] = await events(business.id, "payout_approval.request");
+    expect(request).toMatchObject({
+      actor: { type: "user", email: "mallory@example.com" },
+      target: { type: "payout_approval" },
+      changes: { kind: { to: "allocate" }, amount: { to: 6000 }, email: { to: "pat@example.com" } },
+    });
+    expect(await events(business.id, "payout.allocate")).toEqual([]);
   });
 
   it("a manager who allocates payout funds to his own e-mail and approves his own withdrawal shows up as himself", async () => {

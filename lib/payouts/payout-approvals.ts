@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, payoutApprovals, payoutWithdrawals, type PayoutApproval, type WithdrawalActor } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -19,9 +20,31 @@ export const maxApprovalThresholdCents = 1_000_000_000;
 export async function setApprovalThreshold(db: Db, businessId: string, cents: number | null): Promise<void> {
   if (cents !== null && (!Number.isInteger(cents) || cents < 0 || cents > maxApprovalThresholdCents))
     throw ValidationError.field("threshold", `The amount must be from $0.00 to ${formatMoney(maxApprovalThresholdCents)}`);
-  const [row] = await db.update(businesses).set({ approvalThresholdCents: cents }).where(eq(businesses.id, businessId)).returning({ id: businesses.id });
-  if (!row) throw new NotFoundError("business_not_found", "No such business");
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select({ threshold: businesses.approvalThresholdCents }).from(businesses).where(eq(businesses.id, businessId)).for("update");
+    if (!before) throw new NotFoundError("business_not_found", "No such business");
+    await tx.update(businesses).set({ approvalThresholdCents: cents }).where(eq(businesses.id, businessId));
+    await recordAudit(tx, {
+      businessId,
+      action: "business.approval_threshold_update",
+      target: { type: "business", id: businessId },
+      changes: { approval_threshold_cents: { from: before.threshold, to: cents } },
+    });
+  });
 }
+
+/** The audit record of a request for a second staff member's approval, in the request's transaction. */
+const auditRequest = (tx: Db, row: PayoutApproval) =>
+  recordAudit(tx, {
+    businessId: row.businessId,
+    action: "payout_approval.request",
+    target: { type: "payout_approval", id: row.id },
+    changes: {
+      kind: { from: null, to: row.kind },
+      amount: { from: null, to: row.amount },
+      ...Object.fromEntries(Object.entries(row.payload).map(([field, value]) => [field, { from: null, to: value }])),
+    },
+  });
 
 export async function approvalThresholdOf(db: Db, businessId: string): Promise<number | null> {
   const [row] = await db.select({ threshold: businesses.approvalThresholdCents }).from(businesses).where(eq(businesses.id, businessId));
@@ -50,11 +73,14 @@ export async function listPayoutApprovals(db: Db, businessId: string): Promise<A
 
 /** An allocation above the threshold, waiting: nothing moves until another staff member approves. */
 export async function requestAllocationApproval(db: Db, input: { businessId: string; email: string; amount: number; requester: ApprovalStaff }): Promise<ApprovalView> {
-  const [row] = await db
-    .insert(payoutApprovals)
-    .values({ id: newId("payoutApproval"), businessId: input.businessId, kind: "allocate", amount: input.amount, payload: { email: input.email }, requestedBy: input.requester.userId, requestedByEmail: input.requester.email })
-    .returning();
-  return viewOf(row!);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(payoutApprovals)
+      .values({ id: newId("payoutApproval"), businessId: input.businessId, kind: "allocate", amount: input.amount, payload: { email: input.email }, requestedBy: input.requester.userId, requestedByEmail: input.requester.email })
+      .returning();
+    await auditRequest(tx, row!);
+    return viewOf(row!);
+  });
 }
 
 /**
@@ -73,19 +99,22 @@ export async function requestWithdrawalApproval(
   if (withdrawal.status !== "pending") throw new ConflictError("withdrawal_not_pending", `This withdrawal is already ${withdrawal.status}`);
   if (!needsApproval(input.threshold, Number(withdrawal.amount))) return null;
   try {
-    const [row] = await db
-      .insert(payoutApprovals)
-      .values({
-        id: newId("payoutApproval"),
-        businessId: input.businessId,
-        kind: "complete_withdrawal",
-        amount: Number(withdrawal.amount),
-        payload: { withdrawalId: withdrawal.id, settlementReference: input.settlementReference ?? null },
-        requestedBy: input.requester.userId,
-        requestedByEmail: input.requester.email,
-      })
-      .returning();
-    return viewOf(row!);
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(payoutApprovals)
+        .values({
+          id: newId("payoutApproval"),
+          businessId: input.businessId,
+          kind: "complete_withdrawal",
+          amount: Number(withdrawal.amount),
+          payload: { withdrawalId: withdrawal.id, settlementReference: input.settlementReference ?? null },
+          requestedBy: input.requester.userId,
+          requestedByEmail: input.requester.email,
+        })
+        .returning();
+      await auditRequest(tx, row!);
+      return viewOf(row!);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError("approval_already_requested", "This withdrawal already waits for a second staff member's approval.");
     throw error;
