@@ -17,7 +17,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from "@/db/schema";
-import { outcomeOf } from "@/lib/disputes/dispute-view";
+import { isChargeback, outcomeOf } from "@/lib/disputes/dispute-view";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
 import { isoMicros } from "@/lib/time";
@@ -40,6 +40,10 @@ export type PaymentDetail = {
   internal: {
     paymentId: string | null;
     refundedAmount: number;
+    /** Cents that can still be refunded: 0 unless succeeded, and 0 once charged back (the Refund button follows it). */
+    refundable: number;
+    /** Why a succeeded payment with money left cannot be refunded (a chargeback), in words; null otherwise. */
+    notRefundableReason: string | null;
     screeningFee: number;
     amountReceived: number | null;
     fraudDecision: Payment["fraudDecision"];
@@ -78,7 +82,7 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
 
   return {
     payment: paymentView(session, payment, business),
-    internal: internalFields(session, payment),
+    internal: { ...internalFields(session, payment), ...refundability(payment, disputeRows) },
     refunds: refundRows,
     events,
     timeline: paymentTimeline(session, payment, { attempts, refundRows, disputeRows, events }),
@@ -108,7 +112,19 @@ async function loadHistory(db: Db, businessId: string, sessionId: string) {
   return { attempts, refundRows, events, disputeRows };
 }
 
-function internalFields(session: Session, payment: Payment | null): PaymentDetail["internal"] {
+/** What the Refund button offers: what is left of a succeeded payment, unless it was charged back (Stripe refuses). */
+function refundability(payment: Payment | null, disputeRows: Dispute[]): Pick<PaymentDetail["internal"], "refundable" | "notRefundableReason"> {
+  const left = payment?.status === "succeeded" ? Math.max(0, payment.amount - payment.refundedAmount) : 0;
+  const chargeback = disputeRows.find((d) => isChargeback(d.status));
+  if (left > 0 && chargeback)
+    return {
+      refundable: 0,
+      notRefundableReason: "This payment was disputed and charged back: it cannot be refunded. The dispute decides where the money goes; answer or accept it on the dispute's page.",
+    };
+  return { refundable: left, notRefundableReason: null };
+}
+
+function internalFields(session: Session, payment: Payment | null): Omit<PaymentDetail["internal"], "refundable" | "notRefundableReason"> {
   return {
     paymentId: payment?.id ?? null,
     refundedAmount: payment?.refundedAmount ?? 0,

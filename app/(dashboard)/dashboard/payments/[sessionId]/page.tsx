@@ -44,7 +44,6 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
   const { sessionId } = await params;
   const { payment: p, internal, refunds, events, timeline } = await load(staff.businessId, sessionId);
   const money = (cents: number | null) => formatMoneyOrDash(cents, p.currency);
-  const refundable = p.status === "succeeded" ? Math.max(0, p.amount - internal.refundedAmount) : 0;
   const address = p.customer_details?.address;
   const card = p.payment_details?.card;
 
@@ -72,7 +71,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
         sessionId={p.session_id}
         amount={p.amount}
         currency={p.currency}
-        refundable={refundable}
+        refundable={internal.refundable}
+        notRefundableReason={internal.notRefundableReason}
         inReview={p.status === "pending_review"}
         locale={await staffLocale()}
       />
@@ -180,6 +180,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
                       <TableHead scope="col">Amount</TableHead>
                       <TableHead scope="col">Status</TableHead>
                       <TableHead scope="col">Reason</TableHead>
+                      <TableHead scope="col">Why it failed</TableHead>
                     </TableRow>
                   </TableHeader>
                   <TableBody>
@@ -187,8 +188,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
                       <TableRow key={r.id}>
                         <TableCell className="font-mono text-xs">{r.id}</TableCell>
                         <TableCell className="tabular-nums">{money(r.amount)}</TableCell>
-                        <TableCell>{r.status}</TableCell>
+                        <TableCell>
+                          <Badge variant={r.status === "succeeded" ? "success" : r.status === "failed" ? "destructive" : "outline"}>{r.status}</Badge>
+                        </TableCell>
                         <TableCell>{r.reason.replaceAll("_", " ")}</TableCell>
+                        <TableCell className="whitespace-normal">{r.status === "failed" ? (r.failureMessage ?? "Refused by the provider") : "—"}</TableCell>
                       </TableRow>
                     ))}
                   </TableBody>
