@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { businesses, failingEvent, payments, sessions, webhookEvents, type WebhookEvent } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
-import { getBalances } from "@/lib/ledger/get-balances";
+import { getBalanceSummary } from "@/lib/ledger/get-balances";
 import { listedPayment, type ListedPayment } from "./list-payments";
 import { isoMicros, toDbTime } from "@/lib/time";
 
@@ -31,6 +31,8 @@ export type Overview = {
   currency: string;
   balance: number;
   payoutBalance: number;
+  /** Cents owed after a dispute withdrawal the balance could not cover (0: nothing owed). */
+  amountOwed: number;
   days: VolumeDay[];
   recentPayments: ListedPayment[];
   waitingForReview: ListedPayment[];
@@ -52,7 +54,7 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
   const completed = sql`coalesce(${payments.completedAt}, ${payments.createdAt})`;
 
   const [balances, perDay, recent, review, failing] = await Promise.all([
-    getBalances(db, businessId),
+    getBalanceSummary(db, businessId),
     db
       .select({
         day: sql<string>`to_char((${completed}) at time zone 'UTC', 'YYYY-MM-DD')`,
@@ -95,7 +97,8 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
   return {
     currency: "USD",
     balance: balances.balance,
-    payoutBalance: balances.payout_balance,
+    payoutBalance: balances.payoutBalance,
+    amountOwed: balances.amountOwed,
     days,
     recentPayments: recent.map((r) => listedPayment(r.session, r.payment, business)),
     waitingForReview: review.map((r) => listedPayment(r.session, r.payment, business)),

@@ -9,6 +9,7 @@ import { formatMoney } from "@/lib/money";
 import { liveStripeConnection } from "@/lib/providers/stripe/get-stripe-connection";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { staffMay } from "@/lib/staff/load-staff";
+import { AmountOwedCard } from "./_components/amount-owed";
 import { PaymentsTable } from "./_components/payments-table";
 import { VolumeChart } from "./_components/volume-chart";
 
@@ -66,6 +67,7 @@ export default async function OverviewPage() {
             <p className="text-2xl font-semibold tabular-nums" data-testid="payout-balance">{money(overview.payoutBalance)}</p>
           </CardHeader>
         </Card>
+        <AmountOwedCard cents={overview.amountOwed} currency={overview.currency} />
         <Card>
           <CardHeader>
             <CardDescription>Volume, last 30 days</CardDescription>
