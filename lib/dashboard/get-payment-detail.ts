@@ -17,6 +17,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from "@/db/schema";
+import type { PaymentDispute } from "@/lib/disputes/dispute-filter";
 import { isChargeback, outcomeOf } from "@/lib/disputes/dispute-view";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
@@ -44,6 +45,8 @@ export type PaymentDetail = {
     refundable: number;
     /** Why a succeeded payment with money left cannot be refunded (a chargeback), in words; null otherwise. */
     notRefundableReason: string | null;
+    /** The payment's dispute (the latest), shown beside its status; null when never disputed. */
+    dispute: PaymentDispute | null;
     screeningFee: number;
     amountReceived: number | null;
     fraudDecision: Payment["fraudDecision"];
@@ -82,7 +85,7 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
 
   return {
     payment: paymentView(session, payment, business),
-    internal: { ...internalFields(session, payment), ...refundability(payment, disputeRows) },
+    internal: { ...internalFields(session, payment), ...refundability(payment, disputeRows), dispute: latestDispute(disputeRows) },
     refunds: refundRows,
     events,
     timeline: paymentTimeline(session, payment, { attempts, refundRows, disputeRows, events }),
@@ -112,6 +115,12 @@ async function loadHistory(db: Db, businessId: string, sessionId: string) {
   return { attempts, refundRows, events, disputeRows };
 }
 
+/** The latest of the session's disputes (oldest first), as the header shows it. */
+function latestDispute(disputeRows: Dispute[]): PaymentDispute | null {
+  const latest = disputeRows.at(-1);
+  return latest ? { id: latest.id, status: latest.status } : null;
+}
+
 /** What the Refund button offers: what is left of a succeeded payment, unless it was charged back (Stripe refuses). */
 function refundability(payment: Payment | null, disputeRows: Dispute[]): Pick<PaymentDetail["internal"], "refundable" | "notRefundableReason"> {
   const left = payment?.status === "succeeded" ? Math.max(0, payment.amount - payment.refundedAmount) : 0;
@@ -124,7 +133,7 @@ function refundability(payment: Payment | null, disputeRows: Dispute[]): Pick<Pa
   return { refundable: left, notRefundableReason: null };
 }
 
-function internalFields(session: Session, payment: Payment | null): Omit<PaymentDetail["internal"], "refundable" | "notRefundableReason"> {
+function internalFields(session: Session, payment: Payment | null): Omit<PaymentDetail["internal"], "refundable" | "notRefundableReason" | "dispute"> {
   return {
     paymentId: payment?.id ?? null,
     refundedAmount: payment?.refundedAmount ?? 0,

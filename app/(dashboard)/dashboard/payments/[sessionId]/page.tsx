@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { formatMoney, formatMoneyOrDash } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
-import { PaymentStatus } from "../../_components/payment-status";
+import { PaymentDisputeBadge, PaymentStatus } from "../../_components/payment-status";
 import { staffLocale } from "../../_components/staff-locale";
 import { PaymentActions } from "./payment-actions";
 
@@ -59,6 +59,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
             {formatMoney(p.amount, p.currency)}
           </h1>
           <PaymentStatus status={p.status} />
+          <PaymentDisputeBadge dispute={internal.dispute} link />
           {internal.refundedAmount > 0 && <Badge variant="secondary">{money(internal.refundedAmount)} refunded</Badge>}
         </div>
         <p className="text-sm text-muted-foreground">
