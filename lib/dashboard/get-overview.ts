@@ -50,6 +50,8 @@ export type Overview = {
   recentPayments: ListedPayment[];
   waitingForReview: ListedPayment[];
   failingDeliveries: FailingDelivery[];
+  /** Whether the business has a webhook URL: without one, no delivery can fail (nor be made). */
+  webhookEndpointSet: boolean;
   /** Disputes needing a response, the one due soonest first (at most 20). */
   disputesNeedingResponse: DisputeNeedingResponse[];
 };
@@ -149,6 +151,7 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
       lastAttemptAt: e.lastAttemptAt ? isoMicros(e.lastAttemptAt) : null,
       nextAttemptAt: e.nextAttemptAt ? isoMicros(e.nextAttemptAt) : null,
     })),
+    webhookEndpointSet: Boolean(business.webhookUrl),
     disputesNeedingResponse: answerable,
   };
 }

@@ -21,6 +21,7 @@ import type { PaymentDispute } from "@/lib/disputes/dispute-filter";
 import { isChargeback, outcomeOf } from "@/lib/disputes/dispute-view";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { formatMoney } from "@/lib/money";
 import { isoMicros } from "@/lib/time";
 
 export type TimelineEntry = {
@@ -179,7 +180,7 @@ function paymentTimeline(
   if (payment?.reviewedAt) {
     timeline.push({ at: isoMicros(payment.reviewedAt), kind: "review", title: "Review decided", detail: `Now ${payment.status}`, tone: "neutral" });
   }
-  for (const r of history.refundRows) timeline.push(...refundEntries(r));
+  for (const r of history.refundRows) timeline.push(...refundEntries(r, session.currency));
   for (const d of history.disputeRows) timeline.push(...disputeEntries(d));
   for (const e of history.events) timeline.push(...eventEntries(e));
   // ISO strings of one format sort as time; the sort is stable for equal instants.
@@ -187,8 +188,8 @@ function paymentTimeline(
   return timeline;
 }
 
-function refundEntries(r: Refund): TimelineEntry[] {
-  const entries: TimelineEntry[] = [{ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${r.amount} cents: ${r.note}` : `${r.amount} cents`, tone: "neutral" }];
+function refundEntries(r: Refund, currency: string): TimelineEntry[] {
+  const entries: TimelineEntry[] = [{ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${formatMoney(r.amount, currency)}: ${r.note}` : formatMoney(r.amount, currency), tone: "neutral" }];
   if (r.completedAt) {
     entries.push({
       at: isoMicros(r.completedAt),
@@ -204,7 +205,7 @@ function refundEntries(r: Refund): TimelineEntry[] {
 function disputeEntries(d: Dispute): TimelineEntry[] {
   const href = `/dashboard/disputes/${d.id}`;
   const inquiry = d.status.startsWith("warning_");
-  const entries: TimelineEntry[] = [{ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${d.amount} cents, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href }];
+  const entries: TimelineEntry[] = [{ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${formatMoney(d.amount, d.currency)}, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href }];
   const outcome = outcomeOf(d.status);
   if (d.closedAt && outcome)
     entries.push({ at: isoMicros(d.closedAt), kind: "dispute", title: `Dispute closed: ${outcome}`, detail: d.status.replaceAll("_", " "), tone: outcome === "won" ? "good" : "bad", href });

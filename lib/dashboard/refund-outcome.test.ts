@@ -124,5 +124,8 @@ describe("a refund the provider refuses", () => {
     const detail = await getPaymentDetail(testDb(), biz.business.id, session);
     expect(detail.internal.refundable).toBe(4500);
     expect(detail.internal.notRefundableReason).toBeNull();
+    // The timeline speaks in dollars (issue 41, item 24), never in cents.
+    expect(detail.timeline).toContainEqual(expect.objectContaining({ kind: "refund", detail: "$10.00" }));
+    expect(detail.timeline.map((t) => `${t.title} ${t.detail ?? ""}`).join("\n")).not.toMatch(/cents/);
   });
 });

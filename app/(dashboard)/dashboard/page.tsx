@@ -151,7 +151,18 @@ export default async function OverviewPage() {
           </CardHeader>
           <CardContent>
             {overview.failingDeliveries.length === 0 ? (
-              <p className="text-sm text-muted-foreground">Every webhook was delivered.</p>
+              <p className="text-sm text-muted-foreground" data-testid="deliveries-empty">
+                {overview.webhookEndpointSet ? (
+                  "No delivery is failing."
+                ) : (
+                  <>
+                    No webhook endpoint set: Kassa sends your server no events.{" "}
+                    <Link href="/dashboard/webhooks" className="text-primary underline underline-offset-4">
+                      Set one on the Webhooks page
+                    </Link>
+                  </>
+                )}
+              </p>
             ) : (
               <ul className="divide-y" data-testid="failing-deliveries">
                 {overview.failingDeliveries.map((e) => (
