@@ -6,7 +6,7 @@ import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { parseLinkInput } from "@/lib/payment-links/link-input";
 import { listLinkSessions, parseLinkSessionsQuery } from "@/lib/payment-links/list-link-sessions";
 import { listPaymentLinks, parseLinkListQuery } from "@/lib/payment-links/list-payment-links";
-import { paymentLinkView } from "@/lib/payment-links/payment-link-schema";
+import { viewPaymentLink } from "@/lib/payment-links/payment-link-schema";
 import { getPaymentLink, setPaymentLinkActive } from "@/lib/payment-links/set-payment-link-active";
 
 // GET /payment-links
@@ -20,7 +20,7 @@ export const getPaymentLinks = apiHandler({
 export const getPaymentLinkHandler = apiHandler({
   auth: "secret",
   handle: async ({ params, db, caller }) =>
-    json(200, paymentLinkView(await getPaymentLink(db, caller.business.id, params.id ?? ""))),
+    json(200, await viewPaymentLink(db, await getPaymentLink(db, caller.business.id, params.id ?? ""))),
 });
 
 // GET /payment-links/{id}/sessions: the sessions the link made, each with its payment
@@ -42,7 +42,7 @@ export const postPaymentLink = apiHandler({
     const input = await parseLinkInput(db, caller, body, businessNow(caller.business));
     return {
       body,
-      run: async (tx) => ({ status: 201, body: paymentLinkView(await createPaymentLink(tx, caller, input)) }),
+      run: async (tx) => ({ status: 201, body: await viewPaymentLink(tx, await createPaymentLink(tx, caller, input)) }),
     };
   },
 });
@@ -57,7 +57,7 @@ function activation(active: boolean) {
         body,
         run: async (tx) => ({
           status: 200,
-          body: paymentLinkView(await setPaymentLinkActive(tx, caller.business.id, params.id ?? "", active)),
+          body: await viewPaymentLink(tx, await setPaymentLinkActive(tx, caller.business.id, params.id ?? "", active)),
         }),
       };
     },

@@ -19,6 +19,7 @@ export type AuditRecord = {
 /** Every action the audit log records (docs/audit.md). */
 export const auditActions = [
   "payment.refund",
+  "payment.refund_fail",
   "payment.review",
   "subscription.cancel",
   "subscription.resume",

@@ -103,6 +103,16 @@ describe("GET /brand/{business_id}/logo/{version}", () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(webp)).toBe(true);
   });
 
+  it("may be shown by pages of other origins: the e-mails' readers (webmail) load it from theirs", async () => {
+    const { business } = await createTestBusiness();
+    await setBrandLogo(testDb(), business.id, Buffer.concat([webpHeader, Buffer.alloc(100, 7)]));
+    const url = (await getBranding(testDb(), business.id)).logoUrl!;
+    const res = await logoResponse(testDb(), business.id, versionOf(url));
+    expect(res.status).toBe(200);
+    // same-origin made every mail reader show the alt text (issue 41, item 10).
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+  });
+
   it("answers 404 {error, message} for an unknown business, an old version, no logo, and odd ids, never a 500", async () => {
     const { business } = await createTestBusiness();
     await setBrandLogo(testDb(), business.id, jpegHeader);

@@ -16,7 +16,8 @@ function notFound(): Response {
  * GET /brand/{business_id}/logo/{version}: the business's logo, where `version` is the start of
  * its SHA-256 (lib/branding/get-branding.ts builds the URL). The current version is cached for a
  * year (a new logo is a new URL); an old version or an unknown business is a 404. The type is the
- * one sniffed at upload, and browsers are told not to guess another (nosniff).
+ * one sniffed at upload, and browsers are told not to guess another (nosniff). Any origin may show
+ * it (Cross-Origin-Resource-Policy: cross-origin): it is in the business's e-mails.
  */
 export async function logoResponse(db: Db, businessId: string, version: string): Promise<Response> {
   if (!businessIdPattern.test(businessId) || !versionPattern.test(version)) return notFound();
@@ -34,7 +35,9 @@ export async function logoResponse(db: Db, businessId: string, version: string):
       // with the pages' own strict policy.)
       "Content-Security-Policy": "default-src 'none'; sandbox",
       "Content-Disposition": "inline",
-      "Cross-Origin-Resource-Policy": "same-origin",
+      // Shown by other origins too: the branded e-mails' logo, loaded by webmail pages and mail
+      // readers' image proxies (same-origin made them all show the alt text). A public image.
+      "Cross-Origin-Resource-Policy": "cross-origin",
     },
   });
 }

@@ -54,8 +54,8 @@ describe("listPayments", () => {
     expect(all.data).toHaveLength(5);
     expect(all.data.every((p) => p.order_id.startsWith("page-") && p.order_id !== "page-other")).toBe(true);
     // Each row is the interface's Payment object, as GET /payment/{session_id} answers it.
-    // The interface's Payment, plus what is refunded (the list's status says refunded).
-    expect(all.data[0]).toEqual({ ...(await getPayment(testDb(), biz.business, newest[0]!)), refunded_amount: 0 });
+    // The interface's Payment, plus what is refunded (the list's status says refunded) and its dispute.
+    expect(all.data[0]).toEqual({ ...(await getPayment(testDb(), biz.business, newest[0]!)), refunded_amount: 0, dispute: null });
   });
 
   it("searches by order_id, customer e-mail and session id; % and _ are literal", async () => {

@@ -1,3 +1,4 @@
+import type { DisputeStatus } from "@/db/schema";
 import type { PaymentView } from "@/lib/payments/get-payment";
 
 const dateTime = new Intl.DateTimeFormat("en-US", {
@@ -54,4 +55,22 @@ export function paymentStatusLabel(
     default:
       return { label: "Open", tone: "outline" };
   }
+}
+
+/**
+ * A payment's dispute as staff read it beside the payment's status (which stays the interface's:
+ * `succeeded`), and its colour.
+ */
+export function paymentDisputeLabel(status: DisputeStatus): { label: string; tone: StatusTone } {
+  const labels: Record<DisputeStatus, { label: string; tone: StatusTone }> = {
+    needs_response: { label: "Disputed: needs response", tone: "destructive" },
+    under_review: { label: "Disputed: under review", tone: "warning" },
+    won: { label: "Dispute won", tone: "success" },
+    lost: { label: "Dispute lost", tone: "destructive" },
+    warning_needs_response: { label: "Inquiry: needs response", tone: "warning" },
+    warning_under_review: { label: "Inquiry: under review", tone: "secondary" },
+    warning_closed: { label: "Inquiry closed", tone: "outline" },
+    prevented: { label: "Dispute prevented", tone: "outline" },
+  };
+  return labels[status];
 }

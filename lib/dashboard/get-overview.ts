@@ -1,10 +1,11 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, failingEvent, payments, sessions, webhookEvents, type WebhookEvent } from "@/db/schema";
+import { businesses, disputes, failingEvent, payments, sessions, webhookEvents, type DisputeStatus, type WebhookEvent } from "@/db/schema";
+import { answerableStatuses } from "@/lib/disputes/dispute-view";
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
-import { getBalances } from "@/lib/ledger/get-balances";
-import { listedPayment, type ListedPayment } from "./list-payments";
+import { getBalanceSummary } from "@/lib/ledger/get-balances";
+import { listedPayments, type ListedPayment } from "./list-payments";
 import { isoMicros, toDbTime } from "@/lib/time";
 
 export type VolumeDay = {
@@ -27,21 +28,59 @@ export type FailingDelivery = {
   nextAttemptAt: string | null;
 };
 
+/** A dispute waiting for the merchant's answer (evidence or acceptance), as Stripe's home lists them. */
+export type DisputeNeedingResponse = {
+  id: string;
+  sessionId: string;
+  orderId: string;
+  amount: number;
+  reason: string;
+  status: DisputeStatus;
+  /** ISO 8601 UTC; null when the provider gave none. */
+  evidenceDueBy: string | null;
+};
+
 export type Overview = {
   currency: string;
   balance: number;
   payoutBalance: number;
+  /** Cents owed after a dispute withdrawal the balance could not cover (0: nothing owed). */
+  amountOwed: number;
   days: VolumeDay[];
   recentPayments: ListedPayment[];
   waitingForReview: ListedPayment[];
   failingDeliveries: FailingDelivery[];
+  /** Whether the business has a webhook URL: without one, no delivery can fail (nor be made). */
+  webhookEndpointSet: boolean;
+  /** Disputes needing a response, the one due soonest first (at most 20). */
+  disputesNeedingResponse: DisputeNeedingResponse[];
 };
+
+/** The business's disputes waiting for evidence or acceptance, the one due soonest first. */
+async function disputesNeedingResponse(db: Db, businessId: string): Promise<DisputeNeedingResponse[]> {
+  const rows = await db
+    .select({ dispute: disputes, orderId: sessions.orderId })
+    .from(disputes)
+    .innerJoin(sessions, eq(sessions.id, disputes.sessionId))
+    .where(and(eq(disputes.businessId, businessId), inArray(disputes.status, [...answerableStatuses])))
+    .orderBy(sql`${disputes.evidenceDueBy} asc nulls last`, asc(disputes.id))
+    .limit(20);
+  return rows.map(({ dispute: d, orderId }) => ({
+    id: d.id,
+    sessionId: d.sessionId,
+    orderId,
+    amount: d.amount,
+    reason: d.reason,
+    status: d.status,
+    evidenceDueBy: d.evidenceDueBy ? isoMicros(d.evidenceDueBy) : null,
+  }));
+}
 
 /**
  * What the dashboard's overview shows for a business: balances, succeeded volume and count per
  * day over the last `days` days (the business's clock, so a sandbox clock moved ahead shows its
- * renewals), the latest payments, those held for review and webhook events that failed or are
- * being retried after an error.
+ * renewals), the latest payments, those held for review, webhook events that failed or are
+ * being retried after an error, and disputes waiting for a response.
  */
 export async function getOverview(db: Db, businessId: string, options: { days?: number; recent?: number } = {}): Promise<Overview> {
   const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
@@ -51,8 +90,8 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
   const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (dayCount - 1)));
   const completed = sql`coalesce(${payments.completedAt}, ${payments.createdAt})`;
 
-  const [balances, perDay, recent, review, failing] = await Promise.all([
-    getBalances(db, businessId),
+  const [balances, perDay, recent, review, failing, answerable] = await Promise.all([
+    getBalanceSummary(db, businessId),
     db
       .select({
         day: sql<string>`to_char((${completed}) at time zone 'UTC', 'YYYY-MM-DD')`,
@@ -83,6 +122,7 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
       .where(and(eq(webhookEvents.businessId, businessId), failingEvent(webhookEvents)))
       .orderBy(desc(webhookEvents.id))
       .limit(10),
+    disputesNeedingResponse(db, businessId),
   ]);
 
   const byDay = new Map(perDay.map((r) => [r.day, { volume: Number(r.volume), count: Number(r.count) }]));
@@ -95,10 +135,11 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
   return {
     currency: "USD",
     balance: balances.balance,
-    payoutBalance: balances.payout_balance,
+    payoutBalance: balances.payoutBalance,
+    amountOwed: balances.amountOwed,
     days,
-    recentPayments: recent.map((r) => listedPayment(r.session, r.payment, business)),
-    waitingForReview: review.map((r) => listedPayment(r.session, r.payment, business)),
+    recentPayments: await listedPayments(db, business, recent),
+    waitingForReview: await listedPayments(db, business, review),
     failingDeliveries: failing.map((e) => ({
       id: e.id,
       type: e.type,
@@ -110,5 +151,7 @@ export async function getOverview(db: Db, businessId: string, options: { days?: 
       lastAttemptAt: e.lastAttemptAt ? isoMicros(e.lastAttemptAt) : null,
       nextAttemptAt: e.nextAttemptAt ? isoMicros(e.nextAttemptAt) : null,
     })),
+    webhookEndpointSet: Boolean(business.webhookUrl),
+    disputesNeedingResponse: answerable,
   };
 }

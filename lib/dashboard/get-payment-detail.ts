@@ -17,9 +17,11 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from "@/db/schema";
-import { outcomeOf } from "@/lib/disputes/dispute-view";
+import type { PaymentDispute } from "@/lib/disputes/dispute-filter";
+import { isChargeback, outcomeOf } from "@/lib/disputes/dispute-view";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
+import { formatMoney } from "@/lib/money";
 import { isoMicros } from "@/lib/time";
 
 export type TimelineEntry = {
@@ -40,6 +42,12 @@ export type PaymentDetail = {
   internal: {
     paymentId: string | null;
     refundedAmount: number;
+    /** Cents that can still be refunded: 0 unless succeeded, and 0 once charged back (the Refund button follows it). */
+    refundable: number;
+    /** Why a succeeded payment with money left cannot be refunded (a chargeback), in words; null otherwise. */
+    notRefundableReason: string | null;
+    /** The payment's dispute (the latest), shown beside its status; null when never disputed. */
+    dispute: PaymentDispute | null;
     screeningFee: number;
     amountReceived: number | null;
     fraudDecision: Payment["fraudDecision"];
@@ -78,7 +86,7 @@ export async function getPaymentDetail(db: Db, businessId: string, sessionId: st
 
   return {
     payment: paymentView(session, payment, business),
-    internal: internalFields(session, payment),
+    internal: { ...internalFields(session, payment), ...refundability(payment, disputeRows), dispute: latestDispute(disputeRows) },
     refunds: refundRows,
     events,
     timeline: paymentTimeline(session, payment, { attempts, refundRows, disputeRows, events }),
@@ -108,7 +116,25 @@ async function loadHistory(db: Db, businessId: string, sessionId: string) {
   return { attempts, refundRows, events, disputeRows };
 }
 
-function internalFields(session: Session, payment: Payment | null): PaymentDetail["internal"] {
+/** The latest of the session's disputes (oldest first), as the header shows it. */
+function latestDispute(disputeRows: Dispute[]): PaymentDispute | null {
+  const latest = disputeRows.at(-1);
+  return latest ? { id: latest.id, status: latest.status } : null;
+}
+
+/** What the Refund button offers: what is left of a succeeded payment, unless it was charged back (Stripe refuses). */
+function refundability(payment: Payment | null, disputeRows: Dispute[]): Pick<PaymentDetail["internal"], "refundable" | "notRefundableReason"> {
+  const left = payment?.status === "succeeded" ? Math.max(0, payment.amount - payment.refundedAmount) : 0;
+  const chargeback = disputeRows.find((d) => isChargeback(d.status));
+  if (left > 0 && chargeback)
+    return {
+      refundable: 0,
+      notRefundableReason: "This payment was disputed and charged back: it cannot be refunded. The dispute decides where the money goes; answer or accept it on the dispute's page.",
+    };
+  return { refundable: left, notRefundableReason: null };
+}
+
+function internalFields(session: Session, payment: Payment | null): Omit<PaymentDetail["internal"], "refundable" | "notRefundableReason" | "dispute"> {
   return {
     paymentId: payment?.id ?? null,
     refundedAmount: payment?.refundedAmount ?? 0,
@@ -154,7 +180,7 @@ function paymentTimeline(
   if (payment?.reviewedAt) {
     timeline.push({ at: isoMicros(payment.reviewedAt), kind: "review", title: "Review decided", detail: `Now ${payment.status}`, tone: "neutral" });
   }
-  for (const r of history.refundRows) timeline.push(...refundEntries(r));
+  for (const r of history.refundRows) timeline.push(...refundEntries(r, session.currency));
   for (const d of history.disputeRows) timeline.push(...disputeEntries(d));
   for (const e of history.events) timeline.push(...eventEntries(e));
   // ISO strings of one format sort as time; the sort is stable for equal instants.
@@ -162,8 +188,8 @@ function paymentTimeline(
   return timeline;
 }
 
-function refundEntries(r: Refund): TimelineEntry[] {
-  const entries: TimelineEntry[] = [{ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${r.amount} cents: ${r.note}` : `${r.amount} cents`, tone: "neutral" }];
+function refundEntries(r: Refund, currency: string): TimelineEntry[] {
+  const entries: TimelineEntry[] = [{ at: isoMicros(r.createdAt), kind: "refund", title: `Refund requested (${r.reason.replaceAll("_", " ")})`, detail: r.note ? `${formatMoney(r.amount, currency)}: ${r.note}` : formatMoney(r.amount, currency), tone: "neutral" }];
   if (r.completedAt) {
     entries.push({
       at: isoMicros(r.completedAt),
@@ -179,7 +205,7 @@ function refundEntries(r: Refund): TimelineEntry[] {
 function disputeEntries(d: Dispute): TimelineEntry[] {
   const href = `/dashboard/disputes/${d.id}`;
   const inquiry = d.status.startsWith("warning_");
-  const entries: TimelineEntry[] = [{ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${d.amount} cents, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href }];
+  const entries: TimelineEntry[] = [{ at: isoMicros(d.createdAt), kind: "dispute", title: inquiry ? "Inquiry opened" : "Dispute opened", detail: `${formatMoney(d.amount, d.currency)}, ${d.reason.replaceAll("_", " ")}`, tone: "warn", href }];
   const outcome = outcomeOf(d.status);
   if (d.closedAt && outcome)
     entries.push({ at: isoMicros(d.closedAt), kind: "dispute", title: `Dispute closed: ${outcome}`, detail: d.status.replaceAll("_", " "), tone: outcome === "won" ? "good" : "bad", href });

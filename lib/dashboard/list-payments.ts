@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/db/client";
-import { businesses, payments, sessions } from "@/db/schema";
+import { businesses, payments, sessions, type Business, type Payment, type Session } from "@/db/schema";
+import { disputesOfSessions, sessionDisputed, type PaymentDispute } from "@/lib/disputes/dispute-filter";
 import { businessNow } from "@/lib/clock";
 import { NotFoundError } from "@/lib/errors";
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
@@ -8,14 +9,30 @@ import { paymentSearchMatches } from "@/lib/payments/payment-search";
 import { toDbTime } from "@/lib/time";
 import type { PaymentFilters } from "./payment-filters";
 
-/** A payment as the dashboard lists it: the interface's Payment plus what is refunded (cents). */
-export type ListedPayment = PaymentView & { refunded_amount: number };
+/**
+ * A payment as the dashboard lists it: the interface's Payment (its status the interface's: a
+ * disputed payment reads `succeeded`) plus what is refunded (cents) and its dispute, if any.
+ */
+export type ListedPayment = PaymentView & { refunded_amount: number; dispute: PaymentDispute | null };
 
 /** The listed form of a session and its payment (refunded 0 before any refund). */
 export function listedPayment(
-  ...[session, payment, business]: Parameters<typeof paymentView>
+  session: Session,
+  payment: Payment | null,
+  business: Business,
+  dispute: PaymentDispute | null = null,
 ): ListedPayment {
-  return { ...paymentView(session, payment, business), refunded_amount: payment?.refundedAmount ?? 0 };
+  return { ...paymentView(session, payment, business), refunded_amount: payment?.refundedAmount ?? 0, dispute };
+}
+
+/** Rows of sessions and payments as listed, each with its dispute (one query for all of them). */
+export async function listedPayments(
+  db: Db,
+  business: Business,
+  rows: { session: Session; payment: Payment | null }[],
+): Promise<ListedPayment[]> {
+  const disputed = await disputesOfSessions(db, business.id, rows.map((r) => r.session.id));
+  return rows.map((r) => listedPayment(r.session, r.payment, business, disputed.get(r.session.id) ?? null));
 }
 
 export type PaymentListPage = {
@@ -99,6 +116,7 @@ export async function listPayments(
     conditions.push(eq(payments.status, filters.status));
   }
   if (filters.method) conditions.push(eq(payments.paymentMethod, filters.method));
+  if (filters.dispute) conditions.push(sessionDisputed(filters.dispute));
   if (filters.from) conditions.push(gte(sessions.createdAt, `${filters.from}T00:00:00Z`));
   if (filters.to) conditions.push(lt(sessions.createdAt, sql`(${filters.to}::date + 1)::timestamptz`));
 
@@ -128,7 +146,7 @@ export async function listPayments(
   const more = rows.length > size;
   const page = rows.slice(0, size);
   if (backwards) page.reverse();
-  const data = page.map((r) => listedPayment(r.session, r.payment, business));
+  const data = await listedPayments(db, business, page);
   const first = data[0]?.session_id ?? null;
   const last = data.at(-1)?.session_id ?? null;
   // Going forwards, a previous page exists when we came from one; going backwards, a next one does.

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BadRequestError, DomainError } from "@/lib/errors";
+import { BadRequestError, ConflictError, DomainError } from "@/lib/errors";
 import { formatMoney } from "@/lib/money";
 import { refundInputSchema, reviewInputSchema } from "@/lib/payments/operation-input";
-import { refundPayment } from "@/lib/payments/refund-payment";
+import { refundPayment, type RefundView } from "@/lib/payments/refund-payment";
 import { reviewPayment } from "@/lib/payments/review-payment";
 import { getPaymentDetail } from "./get-payment-detail";
 import { withMoney } from "./parse-money";
@@ -22,16 +22,29 @@ const refundSchema = withMoney({ session: sessionField, note: z.string().optiona
   },
 );
 
+/**
+ * What the form says of a refund the provider answered: done, waiting, or a failure (an error
+ * result, with the provider's reason: nothing was refunded and the balance is as it was).
+ */
+function refundOutcome(refund: RefundView): { message: string } {
+  const amount = formatMoney(refund.amount, refund.currency);
+  if (refund.status === "failed")
+    throw new ConflictError(
+      "refund_failed",
+      `The refund of ${amount} failed: ${refund.failure_message ?? "the provider refused it"}. Nothing was refunded; the balance is as it was.`,
+    );
+  if (refund.status === "pending")
+    return { message: `Refund of ${amount} is pending: the provider has not confirmed it yet. The payment's page shows it once it has.` };
+  return { message: `Refund of ${amount} succeeded.` };
+}
+
 /** Refund (full by default, partial with an amount) from the payment page; errors speak in money. */
 export const refundPaymentAs = staffAction({
   permission: "refund",
   schema: refundSchema,
   run: async ({ db, businessId, input }) => {
     try {
-      const refund = await refundPayment(db, businessId, input.session, { amount: input.amount, note: input.reason });
-      return {
-        message: `Refund of ${formatMoney(refund.amount, refund.currency)} ${refund.status === "succeeded" ? "succeeded" : `is ${refund.status}`}.`,
-      };
+      return refundOutcome(await refundPayment(db, businessId, input.session, { amount: input.amount, note: input.reason }));
     } catch (error) {
       if (error instanceof DomainError && error.code === "amount_exceeds_refundable") {
         const { payment, internal } = await getPaymentDetail(db, businessId, input.session);

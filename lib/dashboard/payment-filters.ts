@@ -2,6 +2,7 @@ import { z } from "zod";
 import { dayParam } from "@/lib/http/instant-param";
 import { isSafeText } from "@/lib/http/validation";
 import { paymentStatuses } from "@/db/schema";
+import { paymentDisputeFilters } from "@/lib/disputes/dispute-filter";
 
 /** Statuses a dashboard list can filter by: the interface's, plus `open` (a session nobody has paid yet). */
 export const listStatuses = [...paymentStatuses, "open"] as const;
@@ -16,6 +17,7 @@ export const paymentFiltersSchema = z
     q: z.preprocess(empty, z.string().max(200, "At most 200 characters").refine(isSafeText, "Must not contain NUL characters or unpaired surrogates").optional()),
     status: z.preprocess(empty, z.enum(listStatuses, { error: "Unknown status" }).optional()),
     method: z.preprocess(empty, z.string().regex(/^[a-z0-9_]{1,40}$/, "Unknown payment method").optional()),
+    dispute: z.preprocess(empty, z.enum(paymentDisputeFilters, { error: "Unknown dispute filter" }).optional()),
     from: z.preprocess(empty, day.optional()),
     to: z.preprocess(empty, day.optional()),
     after: z.preprocess(empty, cursor.optional()),

@@ -5,7 +5,7 @@ import { businessNow } from "@/lib/clock";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { parseLinkInput } from "@/lib/payment-links/link-input";
-import { paymentLinkView, type PaymentLinkView } from "@/lib/payment-links/payment-link-schema";
+import { viewPaymentLink, type PaymentLinkView } from "@/lib/payment-links/payment-link-schema";
 import { setPaymentLinkActive } from "@/lib/payment-links/set-payment-link-active";
 import { parseMoney } from "./parse-money";
 import { businessIdField, staffAction } from "./staff-action";
@@ -71,7 +71,7 @@ export const createPaymentLinkAs = staffAction<typeof createSchema, PaymentLinkV
     if (!business) throw new NotFoundError("business_not_found", "No such business");
     const caller: ApiCaller = { business, keyKind: "secret", keyId: "dashboard" };
     const input = await parseLinkInput(db, caller, linkBodyOfForm(form), businessNow(business));
-    const link = paymentLinkView(await createPaymentLink(db, caller, input));
+    const link = await viewPaymentLink(db, await createPaymentLink(db, caller, input));
     return { message: `The link is ready: ${link.url}`, data: link };
   },
 });
@@ -87,7 +87,7 @@ export const deactivatePaymentLinkAs = staffAction<typeof linkSchema, PaymentLin
   schema: linkSchema,
   run: async ({ db, businessId, input }) => ({
     message: "The link is deactivated: visitors see a page saying so.",
-    data: paymentLinkView(await setPaymentLinkActive(db, businessId, input.link, false)),
+    data: await viewPaymentLink(db, await setPaymentLinkActive(db, businessId, input.link, false)),
   }),
 });
 
@@ -97,6 +97,6 @@ export const activatePaymentLinkAs = staffAction<typeof linkSchema, PaymentLinkV
   schema: linkSchema,
   run: async ({ db, businessId, input }) => ({
     message: "The link is active again.",
-    data: paymentLinkView(await setPaymentLinkActive(db, businessId, input.link, true)),
+    data: await viewPaymentLink(db, await setPaymentLinkActive(db, businessId, input.link, true)),
   }),
 });

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ilike, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, payoutUsers, payoutWithdrawals } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { getBalances } from "@/lib/ledger/get-balances";
+import { getBalanceSummary } from "@/lib/ledger/get-balances";
 import { findPayoutUser } from "@/lib/payouts/find-payout-user";
 import { listPayoutHistory } from "@/lib/payouts/list-payout-history";
 import { listWithdrawals } from "@/lib/payouts/list-withdrawals";
@@ -29,6 +29,8 @@ export type PayoutsDashboard = {
   /** Cents: the business balance, and the payout balance allocations are paid from. */
   balance: number;
   payoutBalance: number;
+  /** Cents owed after a dispute withdrawal (0: nothing); allocations are refused while anything is. */
+  amountOwed: number;
   users: Paginated<PayoutUserView>;
   /** The `starting_after` of the next page of users (the last id shown), when there is one. */
   nextUsersCursor: string | null;
@@ -57,7 +59,7 @@ export async function getPayoutsDashboard(db: Db, businessId: string, query: Pay
   const q = query.q?.trim();
 
   const [balances, userRows, pendingRows] = await Promise.all([
-    getBalances(db, businessId),
+    getBalanceSummary(db, businessId),
     db
       .select()
       .from(payoutUsers)
@@ -85,7 +87,8 @@ export async function getPayoutsDashboard(db: Db, businessId: string, query: Pay
     payoutsEnabled: business.payoutsEnabled,
     currency: "USD",
     balance: balances.balance,
-    payoutBalance: balances.payout_balance,
+    payoutBalance: balances.payoutBalance,
+    amountOwed: balances.amountOwed,
     users: { data: await payoutUserViews(db, users), has_more: hasMore },
     nextUsersCursor: hasMore ? users.at(-1)!.id : null,
     pendingWithdrawals: pendingRows.slice(0, pendingWithdrawalsShown).map((r) => ({ ...withdrawalView(r.withdrawal), email: r.email })),

@@ -11,6 +11,13 @@ export const isClosedStatus = (status: string) =>
 /** Open statuses where evidence can still be staged or submitted. */
 export const answerableStatuses: readonly DisputeStatus[] = ["needs_response", "warning_needs_response"];
 
+/**
+ * A chargeback: the card network took the money back (every status but an inquiry's `warning_*`
+ * and `prevented`). Stripe refuses to refund a charged-back charge (`charge_disputed`), whatever
+ * the dispute's outcome; an inquiry's charge can still be refunded.
+ */
+export const isChargeback = (status: string) => !status.startsWith("warning_") && status !== "prevented";
+
 /** The merchant's outcome: money back (`won`, an inquiry closed without chargeback) or not. */
 export function outcomeOf(status: string): "won" | "lost" | null {
   if (status === "won" || status === "warning_closed" || status === "prevented") return "won";

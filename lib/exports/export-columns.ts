@@ -15,6 +15,7 @@ export const exportColumns = {
     "customer_email",
     "created_at",
     "completed_at",
+    "dispute_status",
   ] as const,
   refunds: [
     "refund_id",

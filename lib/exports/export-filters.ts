@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ledgerAccountKinds, paymentStatuses, payoutUserStatuses, refundStatuses } from "@/db/schema";
 import { createdRange, rangeInOrder } from "@/lib/http/instant-param";
 import { isSafeText, parseOrThrow, safeText } from "@/lib/http/validation";
+import { paymentDisputeFilters } from "@/lib/disputes/dispute-filter";
 
 /** As the payments list: the interface's statuses, plus `open` (a session nobody has paid yet). */
 const listStatuses = [...paymentStatuses, "open"] as const;
@@ -35,6 +36,13 @@ const shapes = {
       .regex(/^[a-z0-9_]{1,40}$/, { error: "method must be a payment method name such as card" })
       .optional(),
     q: text("q", 200).meta({ description: "Session id, order id, customer id or e-mail (part of it)." }),
+    dispute: z
+      .enum(paymentDisputeFilters, { error: `dispute must be one of ${paymentDisputeFilters.join(", ")}` })
+      .optional()
+      .meta({
+        description:
+          "Only disputed payments: `any`, `open` (not decided), `needs_response`, `won` or `lost`. A disputed payment's `status` stays `succeeded`; `dispute_status` tells.",
+      }),
   },
   refunds: {
     ...range,

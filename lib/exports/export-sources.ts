@@ -2,6 +2,7 @@ import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } fr
 import type { Db } from "@/db/client";
 import {
   businesses,
+  disputes,
   ledgerAccounts,
   ledgerEntries,
   ledgerTransactions,
@@ -14,6 +15,7 @@ import {
 } from "@/db/schema";
 import { businessNow } from "@/lib/clock";
 import { sessionExpired } from "@/lib/payments/get-payment";
+import { sessionDisputed } from "@/lib/disputes/dispute-filter";
 import { paymentSearchMatches } from "@/lib/payments/payment-search";
 import { isoMicros, toDbTime } from "@/lib/time";
 import type { CellValue } from "./csv-cell";
@@ -67,6 +69,7 @@ const paymentsSource: Source<"payments"> = {
       );
     else if (query.status) where.push(eq(payments.status, query.status));
     if (query.method) where.push(eq(payments.paymentMethod, query.method));
+    if (query.dispute) where.push(sessionDisputed(query.dispute));
     // Only the columns the file shows (not the sessions' items and metadata, nor the payments'
     // provider details): what is read, sent and parsed per row stays the export's own.
     const rows = await db
@@ -87,6 +90,8 @@ const paymentsSource: Source<"payments"> = {
         paymentMethod: payments.paymentMethod,
         payerEmail: sql<string | null>`${payments.customerDetails}->>'email'`,
         completedAt: payments.completedAt,
+        // The latest dispute's status (a charge is disputed at most once); the payment's stays the interface's.
+        disputeStatus: sql<string | null>`(SELECT ${disputes.status} FROM ${disputes} WHERE ${disputes.sessionId} = ${sessions.id} ORDER BY ${disputes.id} DESC LIMIT 1)`,
       })
       .from(sessions)
       .leftJoin(
@@ -119,6 +124,7 @@ const paymentsSource: Source<"payments"> = {
         r.payerEmail ?? r.customerEmail,
         time(r.createdAt),
         time(r.completedAt),
+        r.disputeStatus,
       ],
     }));
   },

@@ -67,6 +67,7 @@ describe("the payments export's cells", () => {
       customer_email: "payer@example.org", // the payer's, over the session's
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
       completed_at: "2026-01-02T03:04:05.123456Z",
+      dispute_status: "",
     });
     expect(rows[1]).toMatchObject({
       status: "expired",

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { ledgerAccounts } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
+import { formatMoney } from "@/lib/money";
 import { openAccounts } from "./open-accounts";
 import { type PostedTransaction, postTransaction } from "./post-transaction";
 
@@ -81,6 +82,6 @@ export async function refuseWhileOwed(tx: Db, businessId: string): Promise<void>
   if (owed > 0)
     throw new ConflictError(
       "amount_owed",
-      `The business owes ${owed} cents after a dispute withdrawal; payouts can be allocated once incoming payments have settled it`,
+      `The business owes ${formatMoney(owed, "USD")} after a dispute withdrawal; payouts can be allocated once incoming payments have settled it`,
     );
 }

@@ -6,6 +6,30 @@ export function mailFrom(): string {
   return env().MAIL_FROM ?? `Kassa <no-reply@${new URL(origin()).hostname}>`;
 }
 
+/** Mail to a business's payers (receipts): sent under the business's name, not Kassa's. */
+export const payerMailKinds: readonly string[] = ["receipt"];
+
+/** MAIL_FROM's address alone (`Name <addr>` or a bare address). */
+export function mailFromAddress(): string {
+  const from = mailFrom().trim();
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from;
+}
+
+/**
+ * The From of one message: MAIL_FROM as it is, or for a payer's mail the business's name as the
+ * display name on MAIL_FROM's address (the address never changes: it is the one SPF and DKIM cover).
+ */
+export function fromFor(kind: string, businessName: string | null): string | { name: string; address: string } {
+  if (!payerMailKinds.includes(kind) || !businessName?.trim()) return mailFrom();
+  return { name: businessName.trim(), address: mailFromAddress() };
+}
+
+/**
+ * Headers of every message Kassa sends: all of it is automated (RFC 3834), so mail systems send no
+ * vacation notices or other auto-replies back.
+ */
+export const automatedMailHeaders = { "Auto-Submitted": "auto-generated" } as const;
+
 /** The domain of Kassa's Message-IDs (`<msg_…@host>`). */
 export function messageIdHost(): string {
   return new URL(origin()).hostname || "kassa.local";

@@ -43,6 +43,22 @@ async function messageRow(id: string) {
 const run = async (id: string) => runJobById(testDb(), (await jobOf(id)).id, defaultJobContext());
 
 describe("e-mail through the outbox", () => {
+  it("marks every message automated, and sends payers' mail under the business's name from the same address", async () => {
+    const { business } = await createTestBusiness({ name: "Bakery <Best>" });
+    const receipt = await enqueueMail(testDb(), { businessId: business.id, kind: "receipt", to: "payer@example.com", parts });
+    const notice = await enqueueMail(testDb(), { businessId: business.id, kind: "owner_notice", to: "owner-auto@example.com", parts });
+    expect((await run(receipt.id)).status).toBe("done");
+    expect((await run(notice.id)).status).toBe("done");
+    const toPayer = await smtp.waitFor("payer@example.com", (m) => m.messageId === `<${receipt.id}@localhost>`);
+    const toOwner = await smtp.waitFor("owner-auto@example.com", (m) => m.messageId === `<${notice.id}@localhost>`);
+    // RFC 3834: automated mail says so (no auto-replies, no vacation notices back).
+    expect(toPayer.headers.get("auto-submitted")).toBe("auto-generated");
+    expect(toOwner.headers.get("auto-submitted")).toBe("auto-generated");
+    // The payer knows the business, not Kassa: its name, on MAIL_FROM's address.
+    expect(toPayer.from?.value).toEqual([{ name: "Bakery <Best>", address: "kassa@example.com" }]);
+    expect(toOwner.from?.value).toEqual([{ name: "Kassa Test", address: "kassa@example.com" }]);
+  });
+
   it("writes the message and its job in the caller's transaction: a rolled back change sends nothing", async () => {
     const { business } = await createTestBusiness();
     let id = "";

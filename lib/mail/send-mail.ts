@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { mailMessages } from "@/db/schema";
+import { businesses, mailMessages } from "@/db/schema";
 import { origin } from "@/lib/env";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/metrics/registry";
-import { isPermanentSmtpFailure, mailFrom, smtpTransport } from "./mailer";
+import { automatedMailHeaders, fromFor, isPermanentSmtpFailure, payerMailKinds, smtpTransport } from "./mailer";
 
 /** Retry delays after an SMTP failure: 1 min, 2 min, 4 min, ... at most 1 h. */
 function retryDelayMs(attempts: number): number {
@@ -36,7 +36,8 @@ export const sendMailJob: JobHandler = async (db, job) => {
   }
   try {
     await transport.sendMail({
-      from: mailFrom(),
+      from: fromFor(message.kind, await senderName(db, message)),
+      headers: automatedMailHeaders,
       to: message.toAddress,
       subject: message.subject,
       text: message.textBody,
@@ -68,6 +69,13 @@ export const sendMailJob: JobHandler = async (db, job) => {
   log.info("e-mail sent", { mailId: id, kind: message.kind });
   return { status: "done" };
 };
+
+/** The business's name for a payer's mail (its From display name); null for any other. */
+async function senderName(db: Db, message: { kind: string; businessId: string | null }): Promise<string | null> {
+  if (!payerMailKinds.includes(message.kind) || !message.businessId) return null;
+  const [row] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, message.businessId));
+  return row?.name ?? null;
+}
 
 function markMessage(db: Db, id: string, set: { status: "sent" | "kept" | "failed"; lastError?: string }) {
   return db

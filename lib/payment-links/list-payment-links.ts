@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { paymentLinks } from "@/db/schema";
 import { listLimitParam, parseOrThrow } from "@/lib/http/validation";
-import { paymentLinkView, type PaymentLinkList, type PaymentLinkView } from "./payment-link-schema";
+import { viewPaymentLinks, type PaymentLinkList, type PaymentLinkView } from "./payment-link-schema";
 
 export const linkListQuerySchema = z.object({
   limit: listLimitParam().optional().meta({ description: "Page size: an integer from 1 to 100 (default 10)." }),
@@ -35,7 +35,7 @@ export async function listPaymentLinks(db: Db, businessId: string, query: LinkLi
     .where(and(...where))
     .orderBy(asc(paymentLinks.id))
     .limit(limit + 1);
-  return { data: rows.slice(0, limit).map(paymentLinkView), has_more: rows.length > limit };
+  return { data: await viewPaymentLinks(db, businessId, rows.slice(0, limit)), has_more: rows.length > limit };
 }
 
 /** The dashboard's list: the newest links first (at most 200). */
@@ -46,5 +46,5 @@ export async function listPaymentLinksNewestFirst(db: Db, businessId: string): P
     .where(eq(paymentLinks.businessId, businessId))
     .orderBy(desc(paymentLinks.id))
     .limit(200);
-  return rows.map(paymentLinkView);
+  return viewPaymentLinks(db, businessId, rows);
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { PaymentLink } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { linkUsage, linkUsages, usesOf, type LinkUsage } from "./link-uses";
 import { origin } from "@/lib/env";
 import { isoMicros } from "@/lib/time";
 
@@ -23,8 +25,14 @@ export const PaymentLinkSchema = z
       .strictObject({ interval: z.enum(["day", "week", "month", "year"]), interval_count: z.number().int() })
       .nullable(),
     adjustable_quantity: z.strictObject({ minimum: z.number().int(), maximum: z.number().int() }).nullable(),
-    max_uses: z.number().int().nullable(),
-    uses: z.number().int().meta({ description: "Sessions the link has made." }),
+    max_uses: z.number().int().nullable().meta({
+      description:
+        "How many uses the link allows: payments, and checkouts still open (each holds a use until it is paid or its session expires). Null: no limit.",
+    }),
+    uses: z.number().int().meta({
+      description:
+        "Uses counted against `max_uses`: sessions paid (or whose payment is under way) plus checkouts still open. A visit that leaves without paying stops counting when its session expires.",
+    }),
     expires_at: z.string().nullable(),
     order_prefix: z.string().meta({ description: "Its sessions' order ids are `{order_prefix}-{n}`." }),
     created_at: z.string().meta({ example: "2026-11-26T14:02:50.123456Z" }),
@@ -41,7 +49,8 @@ export function linkUrl(slug: string): string {
   return `${origin()}/l/${slug}`;
 }
 
-export function paymentLinkView(link: PaymentLink): PaymentLinkView {
+/** The API's PaymentLink of a link, with its usage (linkUsage / linkUsages). */
+export function paymentLinkView(link: PaymentLink, usage: LinkUsage): PaymentLinkView {
   return {
     id: link.id,
     object: "payment_link",
@@ -57,9 +66,20 @@ export function paymentLinkView(link: PaymentLink): PaymentLinkView {
       : null,
     adjustable_quantity: link.adjustableQuantity,
     max_uses: link.maxUses,
-    uses: link.uses,
+    uses: usesOf(usage),
     expires_at: link.expiresAt ? isoMicros(link.expiresAt) : null,
     order_prefix: link.orderPrefix,
     created_at: isoMicros(link.createdAt),
   };
+}
+
+/** The API's PaymentLink of a link, its usage read now. */
+export async function viewPaymentLink(db: Db, link: PaymentLink): Promise<PaymentLinkView> {
+  return paymentLinkView(link, await linkUsage(db, link));
+}
+
+/** The API's PaymentLinks of one business's links, their usage read in one query. */
+export async function viewPaymentLinks(db: Db, businessId: string, links: PaymentLink[]): Promise<PaymentLinkView[]> {
+  const usages = await linkUsages(db, businessId, links.map((l) => l.id));
+  return links.map((link) => paymentLinkView(link, usages.get(link.id)!));
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, paymentLinkSessions, paymentLinks, payments, sessions, type Business, type PaymentLink } from "@/db/schema";
 import type { ApiCaller } from "@/lib/auth/api-keys";
@@ -11,6 +11,7 @@ import { countInWindow } from "@/lib/rate-limit/limit-session-creation";
 import { createSession, prepareSession } from "@/lib/sessions/create-session";
 import { toDbTime } from "@/lib/time";
 import { sessionBodyOf } from "./link-input";
+import { linkUsage, usesOf } from "./link-uses";
 
 export type Unavailable = "not_found" | "inactive" | "expired" | "exhausted";
 
@@ -57,11 +58,19 @@ function sameQuantity(session: { items: PaymentLink["items"] }, quantity: string
   return quantity === null || quantity === "" || session.items[0]?.quantity === Number(quantity);
 }
 
-function unavailability(link: PaymentLink, now: Date): Unavailable | null {
+function unavailability(link: PaymentLink, now: Date): "inactive" | "expired" | null {
   if (!link.active) return "inactive";
   if (link.expiresAt && new Date(link.expiresAt).getTime() <= now.getTime()) return "expired";
-  if (link.maxUses !== null && link.uses >= link.maxUses) return "exhausted";
   return null;
+}
+
+/**
+ * Whether the link's limit of uses is reached: its payments and open checkouts (link-uses.ts), not
+ * its visits. Read without a lock first (a used-up link costs no rate-limit count and no session
+ * preparation); takeUse decides again under the link's lock.
+ */
+async function usedUp(db: Db, link: PaymentLink): Promise<boolean> {
+  return link.maxUses !== null && usesOf(await linkUsage(db, link)) >= link.maxUses;
 }
 
 /** The link's items with the payer's quantity, or why it is refused. */
@@ -77,9 +86,10 @@ function itemsFor(link: PaymentLink, quantity: string | null): PaymentLink["item
 
 /**
  * One visit of `{ORIGIN}/l/{slug}` (decision 0049): the session this visit made before (a reload),
- * or a new one of the link's items, metadata and plan with the order id `{order_prefix}-{n}`. The
- * link's use is counted by a conditional UPDATE (active, not expired, uses below max_uses) in the
- * transaction that makes the session, so racing visits never exceed max_uses. New sessions count
+ * or a new one of the link's items, metadata and plan with the order id `{order_prefix}-{n}`. A new
+ * session holds one of the link's uses until it is paid or expires: under the link's lock, in the
+ * transaction that makes the session, the payments and open checkouts are counted against
+ * max_uses, so racing visits never exceed it. New sessions count
  * against a per-IP limit (RATE_LIMIT_SESSION_PUBLIC per window, as POST /session with a public key).
  */
 export async function visitPaymentLink(db: Db, slug: string, visit: Visit): Promise<VisitOutcome> {
@@ -88,12 +98,12 @@ export async function visitPaymentLink(db: Db, slug: string, visit: Visit): Prom
   const { link, business } = found;
   const now = businessNow(business);
   const reason = unavailability(link, now);
-  if (reason === "inactive" || reason === "expired") return { kind: "unavailable", reason };
+  if (reason) return { kind: "unavailable", reason };
   const earlier = visit.visitId ? await visitSession(db, link, business, visit.visitId) : null;
   // A reload reuses its session; another quantity (the checkout's quantity form) makes a new one.
   if (earlier && sameQuantity(earlier, visit.quantity))
     return { kind: "session", sessionId: earlier.id, visitId: visit.visitId!, reused: true };
-  if (reason) return { kind: "unavailable", reason };
+  if (await usedUp(db, link)) return { kind: "unavailable", reason: "exhausted" };
 
   const items = itemsFor(link, visit.quantity);
   if (!Array.isArray(items)) return { kind: "bad_quantity", message: items.message };
@@ -140,22 +150,29 @@ async function reread(tx: Db, link: PaymentLink): Promise<PaymentLink> {
 }
 
 /**
- * Counts one use if the link may still make a session, and answers its sequence number: the next
- * one whose order id no session of the business holds yet (a merchant may have used one by hand).
+ * Takes one use if the link may still make a session (active, not expired, its payments and open
+ * checkouts below max_uses, counted under the link's row lock so racing visits queue), and answers
+ * the next sequence number: the first whose order id no session of the business holds yet (a
+ * merchant may have used one by hand). `uses` is that sequence: the sessions the link has made.
  */
 async function takeUse(tx: Db, link: PaymentLink, business: Business, now: Date): Promise<number | null> {
+  const [locked] = await tx
+    .select()
+    .from(paymentLinks)
+    .where(
+      and(
+        eq(paymentLinks.id, link.id),
+        eq(paymentLinks.active, true),
+        or(isNull(paymentLinks.expiresAt), gt(paymentLinks.expiresAt, toDbTime(now))),
+      ),
+    )
+    .for("update");
+  if (!locked || (await usedUp(tx, locked))) return null;
   for (;;) {
     const [row] = await tx
       .update(paymentLinks)
       .set({ uses: sql`${paymentLinks.uses} + 1` })
-      .where(
-        and(
-          eq(paymentLinks.id, link.id),
-          eq(paymentLinks.active, true),
-          or(isNull(paymentLinks.maxUses), lt(paymentLinks.uses, paymentLinks.maxUses)),
-          or(isNull(paymentLinks.expiresAt), gt(paymentLinks.expiresAt, toDbTime(now))),
-        ),
-      )
+      .where(eq(paymentLinks.id, link.id))
       .returning({ uses: paymentLinks.uses });
     if (!row) return null;
     const [taken] = await tx

@@ -8,6 +8,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { isoMicros } from "@/lib/time";
 import { healthRules } from "./endpoint-health";
 import { countHeldEvents } from "./pause-webhook-endpoint";
+import { redactedUrl } from "./redacted-url";
 import { validateWebhookUrl } from "./validate-webhook-url";
 import type { WebhookEndpointView } from "./webhook-schemas";
 
@@ -114,7 +115,12 @@ export async function updateWebhookEndpoint(
         .for("update");
       if (!before) throw new NotFoundError("business_not_found", "No such business");
       await tx.update(businesses).set(set).where(eq(businesses.id, businessId));
-      const changes = changedFields(before, { url: set.webhookUrl, events: set.webhookEvents }, { skipUndefined: true });
+      // A URL's user:password (sent as Basic auth) is a secret: the audit log records the URL without it.
+      const changes = changedFields(
+        { ...before, url: redactedUrl(before.url) },
+        { url: set.webhookUrl === undefined ? undefined : redactedUrl(set.webhookUrl ?? null), events: set.webhookEvents },
+        { skipUndefined: true },
+      );
       await recordAudit(tx, { businessId, action: "webhook_endpoint.update", target: { type: "business", id: businessId }, changes });
     });
   return getWebhookEndpoint(db, businessId);

@@ -1,14 +1,15 @@
 import Link from "next/link";
-import { AlertTriangle, ShieldAlert } from "lucide-react";
+import { AlertTriangle, Gavel, ShieldAlert } from "lucide-react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDateTime, formatDay } from "@/lib/dashboard/format";
-import { getOverview } from "@/lib/dashboard/get-overview";
+import { getOverview, type DisputeNeedingResponse } from "@/lib/dashboard/get-overview";
 import { getDb } from "@/lib/db";
 import { formatMoney } from "@/lib/money";
 import { liveStripeConnection } from "@/lib/providers/stripe/get-stripe-connection";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { staffMay } from "@/lib/staff/load-staff";
+import { AmountOwedCard } from "./_components/amount-owed";
 import { PaymentsTable } from "./_components/payments-table";
 import { VolumeChart } from "./_components/volume-chart";
 
@@ -66,6 +67,7 @@ export default async function OverviewPage() {
             <p className="text-2xl font-semibold tabular-nums" data-testid="payout-balance">{money(overview.payoutBalance)}</p>
           </CardHeader>
         </Card>
+        <AmountOwedCard cents={overview.amountOwed} currency={overview.currency} />
         <Card>
           <CardHeader>
             <CardDescription>Volume, last 30 days</CardDescription>
@@ -113,6 +115,7 @@ export default async function OverviewPage() {
       </Card>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <DisputesCard disputes={overview.disputesNeedingResponse} money={money} />
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
@@ -148,7 +151,18 @@ export default async function OverviewPage() {
           </CardHeader>
           <CardContent>
             {overview.failingDeliveries.length === 0 ? (
-              <p className="text-sm text-muted-foreground">Every webhook was delivered.</p>
+              <p className="text-sm text-muted-foreground" data-testid="deliveries-empty">
+                {overview.webhookEndpointSet ? (
+                  "No delivery is failing."
+                ) : (
+                  <>
+                    No webhook endpoint set: Kassa sends your server no events.{" "}
+                    <Link href="/dashboard/webhooks" className="text-primary underline underline-offset-4">
+                      Set one on the Webhooks page
+                    </Link>
+                  </>
+                )}
+              </p>
             ) : (
               <ul className="divide-y" data-testid="failing-deliveries">
                 {overview.failingDeliveries.map((e) => (
@@ -186,6 +200,38 @@ export default async function OverviewPage() {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** Disputes waiting for evidence or acceptance, the one due soonest first (as Stripe's home lists them). */
+function DisputesCard({ disputes, money }: { disputes: DisputeNeedingResponse[]; money: (cents: number) => string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Gavel aria-hidden className="size-4 text-destructive" /> Disputes needing a response
+        </CardTitle>
+        <CardDescription>Customers disputed these payments: submit evidence or accept each one before it is due.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {disputes.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No dispute is waiting for a response.</p>
+        ) : (
+          <ul className="divide-y" data-testid="disputes-needing-response">
+            {disputes.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <Link href={`/dashboard/disputes/${d.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+                  {d.orderId}
+                </Link>
+                <span className="tabular-nums">{money(d.amount)}</span>
+                <span className="text-sm text-muted-foreground">{d.reason.replaceAll("_", " ")}</span>
+                <span className="text-sm">{d.evidenceDueBy ? <>Due {formatDateTime(d.evidenceDueBy)}</> : "No due date"}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 

@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { payments, refunds, type Refund } from "@/db/schema";
+import { payments, refunds, type Payment, type Refund } from "@/db/schema";
+import { currentAuditActor, systemActor } from "@/lib/audit/audit-actor";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { postTransaction } from "@/lib/ledger/post-transaction";
 import { log } from "@/lib/log";
@@ -25,13 +27,38 @@ async function reverseDebit(tx: Db, refund: Refund): Promise<string | null> {
   return posted.transactionId;
 }
 
+/**
+ * The audit record of a refund's failure, beside the `payment.refund` that reserved it: the
+ * payment's refunded amount going back, and why. The author is whoever is acting (the staff
+ * member or key whose refund the provider refused at once), else Kassa itself (a provider's
+ * later answer, read by a job).
+ */
+async function auditFailure(tx: Db, refund: Refund, payment: Payment, failureMessage: string): Promise<void> {
+  const counts = countsAgainstPayment(refund.reason);
+  await recordAudit(tx, {
+    businessId: refund.businessId,
+    action: "payment.refund_fail",
+    target: { type: "payment", id: refund.sessionId },
+    actor: currentAuditActor() ?? systemActor,
+    changes: {
+      ...(counts
+        ? { refunded_amount: { from: payment.refundedAmount, to: payment.refundedAmount - refund.amount } }
+        : {}),
+      refund_status: { from: refund.status, to: "failed" },
+      failure_message: { from: null, to: failureMessage },
+    },
+  });
+}
+
 /** pending or succeeded → failed: the debit credited back, the payment's refunded amount lowered. */
 async function failRefund(
   tx: Db,
   refund: Refund,
+  payment: Payment,
   outcome: Extract<RefundOutcome, { status: "failed" }>,
 ): Promise<Refund> {
   const reversal = await reverseDebit(tx, refund);
+  await auditFailure(tx, refund, payment, outcome.failure.message);
   if (countsAgainstPayment(refund.reason))
     await tx
       .update(payments)
@@ -74,7 +101,7 @@ export async function applyRefundOutcome(db: Db, refundId: string, outcome: Refu
     const { session, business, payment } = await lockSession(tx, current.sessionId);
     const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for("update");
     if (!refund || refund.status === "failed" || !payment) return refund!;
-    if (outcome.status === "failed") return failRefund(tx, refund, outcome);
+    if (outcome.status === "failed") return failRefund(tx, refund, payment, outcome);
     if (refund.status !== "pending") return refund;
     if (outcome.status === "pending") {
       const [waiting] = await tx

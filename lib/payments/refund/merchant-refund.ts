@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { payments, type Payment, type Refund } from "@/db/schema";
+import { disputes, payments, type Payment, type Refund } from "@/db/schema";
+import { isChargeback } from "@/lib/disputes/dispute-view";
 import { BadRequestError, ConflictError, ProviderError, ValidationError } from "@/lib/errors";
 import { isSafeText, safeText } from "@/lib/http/validation";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -34,9 +35,10 @@ export type PreparedRefund = { renewalIntent: { invoiceId: string; paymentIntent
 const isInvoiceId = (id: string) => id.startsWith("in_");
 
 /** Why a payment that exists cannot be refunded (409 `payment_not_refundable`). */
-function notRefundable(payment: Payment | null): ConflictError {
-  const why =
-    payment?.status === "pending_review"
+export function notRefundable(payment: Payment | null, chargeback?: { id: string }): ConflictError {
+  const why = chargeback
+    ? `it was disputed and charged back (dispute ${chargeback.id}): the provider refuses to refund a charged-back payment, and the dispute decides where the money goes; answer or accept it instead`
+    : payment?.status === "pending_review"
       ? "it is held for review: accept or decline it (POST /payments/{session_id}/review); declining refunds it"
       : payment?.status === "declined"
         ? "it was declined, and the customer was refunded automatically"
@@ -92,6 +94,18 @@ async function renewalPaymentIntent(
 }
 
 /**
+ * The session's chargeback, if it has one: Stripe refuses to refund a charged-back charge
+ * (`charge_disputed`), so Kassa refuses first, before reserving anything.
+ */
+export async function findChargeback(db: Db, sessionId: string): Promise<{ id: string } | undefined> {
+  const rows = await db
+    .select({ id: disputes.id, status: disputes.status })
+    .from(disputes)
+    .where(eq(disputes.sessionId, sessionId));
+  return rows.find((row) => isChargeback(row.status));
+}
+
+/**
  * Phase 2. Reserves a merchant refund: under the session lock, checks the payment and what is
  * left, debits the business balance and records the refund `pending`. Runs in its own
  * transaction, or a savepoint of the caller's (the API's Idempotency-Key transaction). The caller
@@ -111,6 +125,8 @@ export async function reserveMerchantRefund(
     const { payment } = await lockSession(tx, sessionId, businessId);
     if (!payment || payment.status !== "succeeded" || !payment.providerPaymentId || !payment.provider)
       throw notRefundable(payment);
+    const disputed = await findChargeback(tx, sessionId);
+    if (disputed) throw notRefundable(payment, disputed);
     const refundable = payment.amount - payment.refundedAmount;
     if (refundable <= 0)
       throw new ConflictError("payment_fully_refunded", "This payment has been refunded in full");
@@ -145,6 +161,7 @@ export async function reserveMerchantRefund(
       changes: {
         refunded_amount: { from: payment.refundedAmount, to: payment.refundedAmount + amount },
         refund: { from: null, to: refund.id },
+        refund_status: { from: null, to: refund.status },
       },
     });
     return refund;

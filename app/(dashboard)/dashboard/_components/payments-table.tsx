@@ -5,7 +5,7 @@ import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { formatMoney } from "@/lib/money";
 import type { ListedPayment } from "@/lib/dashboard/list-payments";
-import { PaymentStatus } from "./payment-status";
+import { PaymentDisputeBadge, PaymentStatus } from "./payment-status";
 
 const columns: DataTableColumn<ListedPayment>[] = [
   {
@@ -22,7 +22,16 @@ const columns: DataTableColumn<ListedPayment>[] = [
     header: "Amount",
     cell: ({ row }) => <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency)}</span>,
   },
-  { id: "status", header: "Status", cell: ({ row }) => <PaymentStatus status={row.original.status} amount={row.original.amount} refunded={row.original.refunded_amount} /> },
+  {
+    id: "status",
+    header: "Status",
+    cell: ({ row }) => (
+      <span className="flex flex-wrap items-center gap-1">
+        <PaymentStatus status={row.original.status} amount={row.original.amount} refunded={row.original.refunded_amount} />
+        <PaymentDisputeBadge dispute={row.original.dispute} />
+      </span>
+    ),
+  },
   {
     id: "customer",
     header: "Customer",

@@ -8,11 +8,16 @@ import { Select } from "@/components/ui/select";
 import { ActionOutcome } from "../_components/action-outcome";
 import { createPaymentLinkAction } from "./actions";
 
-function Field({ id, label, children, error }: { id: string; label: string; children: React.ReactNode; error?: string[] }) {
+function Field({ id, label, children, error, hint }: { id: string; label: string; children: React.ReactNode; error?: string[]; hint?: string }) {
   return (
     <div className="grid gap-1.5">
       <Label htmlFor={id}>{label}</Label>
       {children}
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} className="text-xs text-destructive">
           {error.join("; ")}
@@ -62,8 +67,13 @@ export function CreateLinkForm({ businessId }: { businessId: string }) {
         </Field>
       </div>
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field id="link-max-uses" label="Limit of uses (optional)" error={err("max_uses")}>
-          <Input id="link-max-uses" name="max_uses" inputMode="numeric" />
+        <Field
+          id="link-max-uses"
+          label="Limit of payments (optional)"
+          error={err("max_uses")}
+          hint="Counts payments. An open checkout holds one until it is paid or expires (24 hours); visits that leave do not use the link up."
+        >
+          <Input id="link-max-uses" name="max_uses" inputMode="numeric" aria-describedby="link-max-uses-hint" />
         </Field>
         <Field id="link-expires" label="Expires after (optional)" error={err("expires_at")}>
           <Input id="link-expires" name="expires_at" type="date" />

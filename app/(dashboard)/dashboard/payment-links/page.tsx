@@ -40,7 +40,7 @@ export default async function PaymentLinksPage() {
                 <TableHead>Link</TableHead>
                 <TableHead>Amount</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead>Uses</TableHead>
+                <TableHead>Uses (payments and open checkouts)</TableHead>
                 <TableHead>Created</TableHead>
               </TableRow>
             </TableHeader>

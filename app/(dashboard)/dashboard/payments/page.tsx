@@ -11,6 +11,7 @@ import { FilterCard } from "../_components/filter-card";
 import { PaymentsTable } from "../_components/payments-table";
 import { exportHref } from "@/lib/dashboard/export-links";
 import { ExportLinks } from "../_components/export-links";
+import { paymentDisputeFilters, type PaymentDisputeFilter } from "@/lib/disputes/dispute-filter";
 
 export const metadata = { title: "Payments" };
 
@@ -19,20 +20,29 @@ const methods = ["credit", "apple_pay", "google_pay", "bitcoin", "pix_br"];
 /** The list's URL with these filters and one cursor. */
 function pageHref(filters: PaymentFilters, cursor: { after?: string; before?: string }): string {
   const params = new URLSearchParams();
-  for (const key of ["q", "status", "method", "from", "to"] as const) if (filters[key]) params.set(key, filters[key]!);
+  for (const key of ["q", "status", "dispute", "method", "from", "to"] as const) if (filters[key]) params.set(key, filters[key]!);
   if (cursor.after) params.set("after", cursor.after);
   if (cursor.before) params.set("before", cursor.before);
   const query = params.toString();
   return `/dashboard/payments${query ? `?${query}` : ""}`;
 }
 
-// GET /dashboard/payments?q=&status=&method=&from=&to=&after=|before=: server-paginated, newest first.
+/** The dispute filter's choices, in words (the payment's own status stays the interface's). */
+const disputeChoices: Record<PaymentDisputeFilter, string> = {
+  any: "Disputed",
+  open: "Dispute open",
+  needs_response: "Dispute needs response",
+  won: "Dispute won",
+  lost: "Dispute lost",
+};
+
+// GET /dashboard/payments?q=&status=&dispute=&method=&from=&to=&after=|before=: server-paginated, newest first.
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const staff = await requireStaffFor("read");
   const parsed = parsePaymentFilters(await searchParams);
   const filters = parsed.filters;
   const page = await listPayments(await getDb(), staff.businessId, filters);
-  const filtered = Boolean(filters.q || filters.status || filters.method || filters.from || filters.to);
+  const filtered = Boolean(filters.q || filters.status || filters.dispute || filters.method || filters.from || filters.to);
   const fieldError = (key: string) => (!parsed.ok ? parsed.fields[key]?.join(", ") : undefined);
 
   return (
@@ -41,7 +51,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
         <ExportLinks
           links={[
-            { href: exportHref("payments", { q: filters.q, status: filters.status, method: filters.method, from: filters.from, to: filters.to }), label: "Payments CSV" },
+            { href: exportHref("payments", { q: filters.q, status: filters.status, dispute: filters.dispute, method: filters.method, from: filters.from, to: filters.to }), label: "Payments CSV" },
             { href: exportHref("refunds", { from: filters.from, to: filters.to }), label: "Refunds CSV" },
           ]}
         />
@@ -50,8 +60,8 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       <FilterCard
         action="/dashboard/payments"
         label="Search and filter payments"
-        formClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end"
-        buttonsClassName="flex gap-2 sm:col-span-2 lg:col-span-6"
+        formClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-7 lg:items-end"
+        buttonsClassName="flex gap-2 sm:col-span-2 lg:col-span-7"
         submitLabel="Search"
         filtered={filtered}
         ignored={parsed.ok ? null : parsed.message}
@@ -67,6 +77,17 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
             {listStatuses.map((s) => (
               <option key={s} value={s}>
                 {paymentStatusLabel(s === "open" ? null : s).label}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="dispute">Dispute</Label>
+          <Select id="dispute" name="dispute" defaultValue={filters.dispute ?? ""}>
+            <option value="">Disputed or not</option>
+            {paymentDisputeFilters.map((d) => (
+              <option key={d} value={d}>
+                {disputeChoices[d]}
               </option>
             ))}
           </Select>

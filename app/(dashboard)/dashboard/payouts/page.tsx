@@ -21,6 +21,7 @@ import { PayoutsSwitch, PayoutUserStatus, UserStatusForm, WithdrawalActions } fr
 import { ApprovalsCard } from "./_components/approvals-card";
 import { exportHref } from "@/lib/dashboard/export-links";
 import { ExportLinks } from "../_components/export-links";
+import { AmountOwedCard } from "../_components/amount-owed";
 
 export const metadata = { title: "Payouts" };
 
@@ -84,7 +85,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
           {view.payoutsEnabled ? "" : " Payouts are disabled: allocations are refused, here and through the API, until you enable them."}
         </p>
 
-        <section aria-label="Balances" className="grid gap-4 sm:grid-cols-2">
+        <section aria-label="Balances" className={view.amountOwed > 0 ? "grid gap-4 sm:grid-cols-2 lg:grid-cols-3" : "grid gap-4 sm:grid-cols-2"}>
           <Card>
             <CardHeader>
               <CardDescription>Balance</CardDescription>
@@ -101,6 +102,7 @@ export default async function PayoutsPage({ searchParams }: { searchParams: Prom
               </p>
             </CardHeader>
           </Card>
+          <AmountOwedCard cents={view.amountOwed} currency={view.currency} />
         </section>
 
         <div className="grid gap-6 lg:grid-cols-2">

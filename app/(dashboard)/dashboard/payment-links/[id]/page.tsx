@@ -9,6 +9,7 @@ import { listLinkPayments } from "@/lib/dashboard/list-link-payments";
 import { getDb } from "@/lib/db";
 import { formatMoney } from "@/lib/money";
 import { paymentLinkView } from "@/lib/payment-links/payment-link-schema";
+import { linkUsage } from "@/lib/payment-links/link-uses";
 import { getPaymentLink, PaymentLinkNotFoundError } from "@/lib/payment-links/set-payment-link-active";
 import { requireStaffFor, staffMay } from "@/lib/staff/current-staff";
 import { PaymentsTable } from "../../_components/payments-table";
@@ -37,7 +38,8 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ id
     if (error instanceof PaymentLinkNotFoundError) notFound();
     throw error;
   }
-  const link = paymentLinkView(row);
+  const usage = await linkUsage(db, row);
+  const link = paymentLinkView(row, usage);
   const payments = await listLinkPayments(db, staff.businessId, link.id);
   const qr = await QRCode.toDataURL(link.url, { width: 512, margin: 2, errorCorrectionLevel: "M" });
   const bounds = link.adjustable_quantity;
@@ -73,8 +75,13 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ id
             <Field label="Items">{link.items.map((item) => `${item.quantity} × ${item.name} at ${formatMoney(item.price, link.currency)}`).join(", ")}</Field>
             <Field label="Payer's quantity">{bounds ? `${bounds.minimum} to ${bounds.maximum} (?quantity= on the URL)` : "fixed"}</Field>
             <Field label="Uses">
-              {link.uses}
-              {link.max_uses !== null ? ` of ${link.max_uses}` : " (no limit)"}
+              <span data-testid="link-uses">
+                {link.uses}
+                {link.max_uses !== null ? ` of ${link.max_uses}` : " (no limit)"}: {usage.paid} paid, {usage.open} open checkout{usage.open === 1 ? "" : "s"}
+              </span>
+              <span className="block text-xs text-muted-foreground">
+                A use is a payment; an open checkout holds one until it is paid or expires. Visits that leave give theirs back.
+              </span>
             </Field>
             <Field label="Expires">{link.expires_at ? formatDateTime(link.expires_at) : "never"}</Field>
             <Field label="Order ids">

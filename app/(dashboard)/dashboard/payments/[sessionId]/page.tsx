@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db";
 import { PaymentNotFoundError } from "@/lib/errors";
 import { formatMoney, formatMoneyOrDash } from "@/lib/money";
 import { requireStaffFor } from "@/lib/staff/current-staff";
-import { PaymentStatus } from "../../_components/payment-status";
+import { PaymentDisputeBadge, PaymentStatus } from "../../_components/payment-status";
 import { staffLocale } from "../../_components/staff-locale";
 import { PaymentActions } from "./payment-actions";
 
@@ -44,7 +44,6 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
   const { sessionId } = await params;
   const { payment: p, internal, refunds, events, timeline } = await load(staff.businessId, sessionId);
   const money = (cents: number | null) => formatMoneyOrDash(cents, p.currency);
-  const refundable = p.status === "succeeded" ? Math.max(0, p.amount - internal.refundedAmount) : 0;
   const address = p.customer_details?.address;
   const card = p.payment_details?.card;
 
@@ -60,6 +59,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
             {formatMoney(p.amount, p.currency)}
           </h1>
           <PaymentStatus status={p.status} />
+          <PaymentDisputeBadge dispute={internal.dispute} link />
           {internal.refundedAmount > 0 && <Badge variant="secondary">{money(internal.refundedAmount)} refunded</Badge>}
         </div>
         <p className="text-sm text-muted-foreground">
@@ -72,7 +72,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
         sessionId={p.session_id}
         amount={p.amount}
         currency={p.currency}
-        refundable={refundable}
+        refundable={internal.refundable}
+        notRefundableReason={internal.notRefundableReason}
         inReview={p.status === "pending_review"}
         locale={await staffLocale()}
       />
@@ -86,21 +87,21 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
             </CardHeader>
             <CardContent>
               <dl className="divide-y">
-                <Field label="session_id" mono>{p.session_id}</Field>
-                <Field label="status">{p.status ?? "null (not paid yet)"}</Field>
-                <Field label="amount">{money(p.amount)}</Field>
-                <Field label="fees">{money(p.fees)}</Field>
-                <Field label="net_amount">{money(p.net_amount)}</Field>
-                <Field label="currency">{p.currency}</Field>
-                <Field label="order_id">{p.order_id}</Field>
-                <Field label="customer">{p.customer}</Field>
-                <Field label="description">{p.description || "—"}</Field>
-                <Field label="payment_method">{p.payment_method}</Field>
-                <Field label="provider">{p.provider}</Field>
-                <Field label="created_at">{p.created_at}</Field>
-                <Field label="ip">{p.ip}</Field>
-                <Field label="country">{p.country}</Field>
-                <Field label="user_agent">{p.user_agent}</Field>
+                <Field label="Session id" mono>{p.session_id}</Field>
+                <Field label="Status">{p.status ?? "not paid yet"}</Field>
+                <Field label="Amount">{money(p.amount)}</Field>
+                <Field label="Fees">{money(p.fees)}</Field>
+                <Field label="Net amount">{money(p.net_amount)}</Field>
+                <Field label="Currency">{p.currency}</Field>
+                <Field label="Order id">{p.order_id}</Field>
+                <Field label="Customer">{p.customer}</Field>
+                <Field label="Description">{p.description || "—"}</Field>
+                <Field label="Payment method">{p.payment_method}</Field>
+                <Field label="Provider">{p.provider}</Field>
+                <Field label="Created">{p.created_at}</Field>
+                <Field label="IP address">{p.ip}</Field>
+                <Field label="Country">{p.country}</Field>
+                <Field label="Browser (user agent)">{p.user_agent}</Field>
               </dl>
             </CardContent>
           </Card>
@@ -138,17 +139,17 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
             </CardHeader>
             <CardContent>
               <dl className="divide-y">
-                <Field label="customer_details.name">{p.customer_details?.name}</Field>
-                <Field label="customer_details.email">{p.customer_details?.email}</Field>
-                <Field label="customer_details.phone">{p.customer_details?.phone}</Field>
-                <Field label="customer_details.address">
+                <Field label="Name">{p.customer_details?.name}</Field>
+                <Field label="E-mail">{p.customer_details?.email}</Field>
+                <Field label="Phone">{p.customer_details?.phone}</Field>
+                <Field label="Address">
                   {address ? [address.line1, address.line2, address.postal_code, address.city, address.state, address.country].filter(Boolean).join(", ") || "—" : null}
                 </Field>
-                <Field label="payment_details.type">{p.payment_details?.type}</Field>
-                <Field label="payment_details.card">
+                <Field label="Payment type">{p.payment_details?.type}</Field>
+                <Field label="Card">
                   {card ? `${card.brand} ···· ${card.last4}, expires ${card.exp_month}/${card.exp_year}${card.country ? `, ${card.country}` : ""}` : null}
                 </Field>
-                <Field label="metadata" mono>
+                <Field label="Metadata" mono>
                   {Object.keys(p.metadata ?? {}).length ? <pre className="whitespace-pre-wrap">{JSON.stringify(p.metadata, null, 2)}</pre> : null}
                 </Field>
               </dl>
@@ -180,6 +181,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
                       <TableHead scope="col">Amount</TableHead>
                       <TableHead scope="col">Status</TableHead>
                       <TableHead scope="col">Reason</TableHead>
+                      <TableHead scope="col">Why it failed</TableHead>
                     </TableRow>
                   </TableHeader>
                   <TableBody>
@@ -187,8 +189,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ sessio
                       <TableRow key={r.id}>
                         <TableCell className="font-mono text-xs">{r.id}</TableCell>
                         <TableCell className="tabular-nums">{money(r.amount)}</TableCell>
-                        <TableCell>{r.status}</TableCell>
+                        <TableCell>
+                          <Badge variant={r.status === "succeeded" ? "success" : r.status === "failed" ? "destructive" : "outline"}>{r.status}</Badge>
+                        </TableCell>
                         <TableCell>{r.reason.replaceAll("_", " ")}</TableCell>
+                        <TableCell className="whitespace-normal">{r.status === "failed" ? (r.failureMessage ?? "Refused by the provider") : "—"}</TableCell>
                       </TableRow>
                     ))}
                   </TableBody>

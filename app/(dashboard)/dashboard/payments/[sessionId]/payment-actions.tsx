@@ -15,6 +15,7 @@ export function PaymentActions({
   amount,
   currency,
   refundable,
+  notRefundableReason,
   inReview,
   locale,
 }: {
@@ -25,6 +26,8 @@ export function PaymentActions({
   currency: string;
   /** Cents left to refund (0: nothing, or not a succeeded payment). */
   refundable: number;
+  /** Why there is no Refund button although money is left (a chargeback); null otherwise. */
+  notRefundableReason: string | null;
   inReview: boolean;
   /** The staff member's locale, for typed money. */
   locale: string;
@@ -73,6 +76,11 @@ export function PaymentActions({
           </DialogActionForm>
         )}
       </div>
+      {notRefundableReason && (
+        <p className="text-sm text-muted-foreground" data-testid="not-refundable">
+          {notRefundableReason}
+        </p>
+      )}
     </ActionFeedback>
   );
 }
