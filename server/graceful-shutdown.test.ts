@@ -28,8 +28,10 @@ async function slowServer(timeoutMs?: number) {
       });
       req.on("error", reject);
     });
+  // A deadline that only ends a hang (not 1,000 ticks of 10 ms: a busy machine stretches each one).
   const until = async (check: () => boolean) => {
-    for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const deadline = Date.now() + 30_000;
+    while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(check()).toBe(true);
   };
   const releaseAll = () => waiting.splice(0).forEach((release) => release());
@@ -132,7 +134,8 @@ describe("gracefulShutdown", () => {
       );
       req.on("error", reject);
     });
-    for (let i = 0; i < 1000 && !streaming; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const deadline = Date.now() + 30_000;
+    while (!streaming && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     const drain = shutdown.drain();
     await new Promise((resolve) => setTimeout(resolve, 50));
     streaming!.end("part two");

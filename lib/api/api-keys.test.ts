@@ -84,9 +84,14 @@ function expectError(res: ApiResult<unknown>, status: number, error: string) {
   expect((res.body as { error: string }).error).toBe(error);
 }
 
-const nearly = (iso: string | null, expectedMs: number) => {
+/**
+ * A stamp the server made during a call (plus `offsetMs`): within the wall-clock span the test
+ * read before and after that call, whatever the machine's load (1 ms for rounding).
+ */
+const stampedWithin = (iso: string | null, before: number, after: number, offsetMs = 0) => {
   expect(iso).toMatch(micros);
-  expect(Math.abs(Date.parse(iso!) - expectedMs)).toBeLessThan(5000);
+  expect(Date.parse(iso!)).toBeGreaterThanOrEqual(before + offsetMs - 1);
+  expect(Date.parse(iso!)).toBeLessThanOrEqual(after + offsetMs + 1);
 };
 
 describe("GET /api-keys", () => {
@@ -259,13 +264,15 @@ describe("POST /api-keys/{id}/roll", () => {
   it("gives a new key of the same kind and name; the old one works until expires_at, then gets the uniform 401", async () => {
     const biz = await createTestBusiness();
     const old = await create(biz.secretKey, { kind: "secret", name: "worker" });
+    const before = Date.now();
     const res = await roll(biz.secretKey, old.body.id, { expires_in_seconds: 3600 });
+    const after = Date.now();
     expect(res.status).toBe(200);
     expect(res.body.key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
     expect(res.body.id).not.toBe(old.body.id);
     expect(res.body).toMatchObject({ kind: "secret", name: "worker", status: "active", expires_at: null });
     expect(res.body.rolled_key).toMatchObject({ id: old.body.id, status: "expiring", revoked_at: null });
-    nearly(res.body.rolled_key.expires_at, Date.now() + 3600_000);
+    stampedWithin(res.body.rolled_key.expires_at, before, after, 3600_000);
     expect((await api("GET", "/balance", { key: res.body.key })).status).toBe(200);
     expect((await api("GET", "/balance", { key: old.body.key })).status).toBe(200);
 
@@ -284,19 +291,23 @@ describe("POST /api-keys/{id}/roll", () => {
   it("defaults to a 24-hour overlap; 0 ends the old key at once", async () => {
     const biz = await createTestBusiness();
     const a = await create(biz.secretKey, { kind: "secret" });
+    let before = Date.now();
     const byDefault = await roll(biz.secretKey, a.body.id);
     expect(byDefault.status).toBe(200);
-    nearly(byDefault.body.rolled_key.expires_at, Date.now() + 86_400_000);
+    stampedWithin(byDefault.body.rolled_key.expires_at, before, Date.now(), 86_400_000);
     const b = await create(biz.secretKey, { kind: "public" });
+    before = Date.now();
     const nullBody = await roll(biz.secretKey, b.body.id, { expires_in_seconds: null });
-    nearly(nullBody.body.rolled_key.expires_at, Date.now() + 86_400_000);
+    stampedWithin(nullBody.body.rolled_key.expires_at, before, Date.now(), 86_400_000);
     expect(nullBody.body.key).toMatch(/^pk_test_/);
 
     const c = await create(biz.secretKey, { kind: "secret" });
+    before = Date.now();
     const now = await roll(biz.secretKey, c.body.id, { expires_in_seconds: 0 });
+    const after = Date.now();
     expect(now.status).toBe(200);
     expect(now.body.rolled_key.status).toBe("expired");
-    nearly(now.body.rolled_key.expires_at, Date.now());
+    stampedWithin(now.body.rolled_key.expires_at, before, after);
     await expectUniform401(c.body.key);
     expect((await api("GET", "/balance", { key: now.body.key })).status).toBe(200);
   });
@@ -358,8 +369,9 @@ describe("POST /api-keys/{id}/roll", () => {
       );
     expect((await allKeys(biz.secretKey)).find((v) => v.id === k.body.id)!.status).toBe("active");
     expect(await allKeys(biz.secretKey)).toHaveLength(3);
+    const before = Date.now();
     const max = await roll(biz.secretKey, k.body.id, { expires_in_seconds: 604_800 });
-    nearly(max.body.rolled_key.expires_at, Date.now() + 604_800_000);
+    stampedWithin(max.body.rolled_key.expires_at, before, Date.now(), 604_800_000);
   });
 });
 
@@ -368,10 +380,12 @@ describe("POST /api-keys/{id}/revoke", () => {
     const biz = await createTestBusiness();
     const k = await create(biz.secretKey, { kind: "secret", name: "leaked" });
     expect((await api("GET", "/balance", { key: k.body.key })).status).toBe(200);
+    const before = Date.now();
     const res = await revoke(biz.secretKey, k.body.id);
+    const after = Date.now();
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: k.body.id, status: "revoked", name: "leaked" });
-    nearly(res.body.revoked_at, Date.now());
+    stampedWithin(res.body.revoked_at, before, after);
     await expectUniform401(k.body.key);
     await expectUniform401(k.body.key, "/api-keys");
     expect((await api("POST", "/session", { key: k.body.key, body: {} })).status).toBe(401);

@@ -68,7 +68,8 @@ async function receiver(reply?: (request: ReceivedRequest, index: number) => Rep
   return r;
 }
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 8000) {
+// The bound only ends a hang: on a loaded 2-core machine a database round trip can take seconds.
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");

@@ -47,7 +47,8 @@ function staffOf(biz: CreatedBusiness, role: StaffRole): Staff {
   };
 }
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000) {
+// The bound only ends a hang: on a loaded 2-core machine a database round trip can take seconds.
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");

@@ -162,14 +162,18 @@ describe("a refund that fails at Stripe after it succeeded (4000000000005126)", 
       .select()
       .from(jobs)
       .where(eq(jobs.dedupeKey, `refund_payment:${res.body.id}`));
+    // Delays measured from the call's span (read before and after it), not from a later now.
+    let before = Date.now();
     const retry = await refundPaymentJob(testDb(), job!, defaultJobContext());
     expect(retry).toMatchObject({ status: "retry", note: "refund pending at the provider" });
-    if (retry.status === "retry") expect(retry.at.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
+    if (retry.status === "retry") expect(retry.at.getTime()).toBeGreaterThan(before + 4 * 60_000);
     // Later attempts wait longer, at most 6 hours.
+    before = Date.now();
     const late = await refundPaymentJob(testDb(), { ...job!, attempts: 19 }, defaultJobContext());
+    const after = Date.now();
     if (late.status === "retry") {
-      expect(late.at.getTime() - Date.now()).toBeGreaterThan(5 * 3_600_000);
-      expect(late.at.getTime() - Date.now()).toBeLessThanOrEqual(6 * 3_600_000);
+      expect(late.at.getTime()).toBeGreaterThan(before + 5 * 3_600_000);
+      expect(late.at.getTime()).toBeLessThanOrEqual(after + 6 * 3_600_000);
     }
     expect(late.status).toBe("retry");
     expect((await refundsOf(session_id)).map((r) => r.status)).toEqual(["pending"]);

@@ -280,7 +280,10 @@ describe("faults between debit and commit", () => {
 
     const pending = allocate(biz.secretKey, existing.email, 4343);
     let killed = false;
-    for (let i = 0; i < 200 && !killed; i++) {
+    // Until the allocation sleeps in the trigger (a deadline within its 30 s sleep, not a count of
+    // polls: on a busy machine it may take seconds to get there).
+    const deadline = Date.now() + 25_000;
+    while (!killed && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 25));
       const rows = await queryRows<{ pid: number }>(
         testDb(),

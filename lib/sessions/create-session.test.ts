@@ -449,7 +449,8 @@ describe("POST /session: order ids a plan's renewals will take", () => {
     try {
       await holding;
       const sibling = post(sessionBody({ order_id: `${stem}-3` })).then((res) => res.status);
-      const waited = new Promise((resolve) => setTimeout(() => resolve("still waiting after 5 s"), 5_000));
+      // A blocked sibling would wait until release(): 30 s tells that apart even on a busy machine.
+      const waited = new Promise((resolve) => setTimeout(() => resolve("still waiting after 30 s"), 30_000));
       expect(await Promise.race([sibling, waited])).toBe(201);
       let planAnswered = false;
       const planned = post(plan(stem)).then((res) => ((planAnswered = true), res));

@@ -213,8 +213,9 @@ describe("webhook endpoints that heal", () => {
 
   it("keeps a paused endpoint's event mid-retry: its remaining attempts are made after resuming", async () => {
     const ctx = await setup();
-    // Attempts 5 s apart: the pause comes between the first and the second.
-    open.workers.push(startEmbeddedWorker(testDb(), { force: true, pollIntervalMs: 20, context: { webhooks: { ...compressed, scheduleMs: [0, 5000, 5000, 5000] } } }));
+    // Attempts 15 s apart: the pause comes after the first and, even on a busy machine, well
+    // before the fourth (45 s later).
+    open.workers.push(startEmbeddedWorker(testDb(), { force: true, pollIntervalMs: 20, context: { webhooks: { ...compressed, scheduleMs: [0, 15_000, 15_000, 15_000] } } }));
     const [id] = await sendEvents(ctx, 1);
     await waitUntil(async () => (await attemptsOf([id!])).length >= 1);
     expect((await ctx.call("POST", "/webhooks/endpoint/pause", {})).status).toBe(200);
