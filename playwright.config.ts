@@ -40,15 +40,17 @@ export default defineConfig({
   },
   projects: [
     // On a phone: the pages customers and merchants' staff open there (checkout, payment, plans,
-    // management link, branding, Kassa.js, sign-in, the dashboard's overview, the API reference).
+    // management link, branding, Kassa.js, sign-in, the dashboard's overview and every section of it
+    // at 375 px, the API reference).
     // Staff-only tools (admin, subscription operations), and specs that drive requests or server
     // processes rather than pages, run on the desktop project only.
     {
       name: "mobile",
       use: { ...devices["Pixel 7"], browserName: "chromium" },
-      testMatch: /\/(checkout|live-checkout-stripe-js|pay|subscribe|manage|branding|sdk|sign-in|dashboard|api-reference)\.spec\.ts$/,
+      testMatch: /\/(checkout|live-checkout-stripe-js|pay|subscribe|manage|branding|sdk|sign-in|dashboard|dashboard-phone|api-reference)\.spec\.ts$/,
     },
-    { name: "desktop", use: { ...devices["Desktop Chrome"] } },
+    // dashboard-phone.spec.ts sets its own 375 px phone: the mobile project runs it once.
+    { name: "desktop", use: { ...devices["Desktop Chrome"] }, testIgnore: /\/dashboard-phone\.spec\.ts$/ },
   ],
   webServer: [
     {

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { createSession, expect, expectAccessible, kassa, orderId, switchToBusiness, test, type Business } from "./fixtures";
+import { createSession, expect, expectAccessible, kassa, openSection, orderId, switchToBusiness, test, type Business } from "./fixtures";
 
 
 /** The demo login `npm start` printed, made an owner of this test's own business too. */
@@ -53,7 +53,7 @@ test("staff sign in with the demo login, see the overview, find a payment by ord
   await expectAccessible(page);
   await screenshot(page, testInfo, "overview");
 
-  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Payments" }).click();
+  await openSection(page, "Payments");
   await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
   await page.getByRole("searchbox", { name: "Search" }).fill(order);
   await page.getByRole("button", { name: "Search", exact: true }).click();

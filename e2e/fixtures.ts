@@ -132,3 +132,13 @@ export async function switchToBusiness(page: Page, business: Business) {
   await page.getByRole("menuitem", { name: business.name }).click(); // the name is unique: see createBusiness
   await expect(page.getByRole("button", { name: `Business: ${business.name}. Switch business` })).toBeVisible();
 }
+
+/**
+ * Follows the dashboard's link to a section: in the sidebar on a wide screen, through the header's
+ * Menu on a phone (the sidebar is hidden there).
+ */
+export async function openSection(page: Page, name: string) {
+  const menu = page.getByRole("banner").getByRole("button", { name: "Menu", exact: true });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true }).click();
+}

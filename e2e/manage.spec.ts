@@ -1,4 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { createSession, expect, expectAccessible, test, type Business } from "./fixtures";
 
 type Subscription = {
@@ -77,16 +77,25 @@ test("the customer sees the plan, cancels at period end, then undoes it", async 
   await expect(page.getByTestId("status")).toHaveText("Active");
   await expect(page.getByTestId("next-charge")).toHaveText(day(subscription.current_period_end));
   await expect(page.getByTestId("card")).toHaveText("Visa ending in 4242");
+  // One sentence for the state: active and renewing, nothing of an end (issue 41, item 22).
+  const sentence = page.getByTestId("manage-sentence");
+  const renewal = day(subscription.current_period_end);
+  await expect(sentence).toHaveText(
+    `Your subscription is active and renews on ${renewal}; cancel it below to stop future charges.`,
+  );
+  await expectNothingOfAnEnd(page);
   expectStrictMarkup(await response!.text());
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Cancel at the end of the period" }).click();
   await expect(page.getByTestId("status")).toHaveText("Canceling");
-  await expect(page.getByTestId("ends-on")).toHaveText(day(subscription.current_period_end));
-  await expect(page.getByTestId("ends-note")).toContainText(
-    `ends on ${day(subscription.current_period_end)}`,
+  await expect(page.getByTestId("ends-on")).toHaveText(renewal);
+  await expect(sentence).toHaveText(
+    `You canceled this subscription: it ends on ${renewal} and you will not be charged again, unless you choose to keep it before then.`,
   );
-  await expect(page.getByRole("status")).toContainText("will end on");
+  await expect(page.getByRole("status")).toHaveText(`Done: your subscription will end on ${renewal}.`);
+  await expect(page.getByRole("main")).not.toContainText(/renews|continues|Next charge/);
+  await expect(page.getByRole("button", { name: "Cancel at the end of the period" })).toHaveCount(0);
   expect(await read(request, business, subscription.id)).toMatchObject({
     status: "active",
     cancel_at_period_end: true,
@@ -97,14 +106,32 @@ test("the customer sees the plan, cancels at period end, then undoes it", async 
 
   await page.getByRole("button", { name: "Keep my subscription" }).click();
   await expect(page.getByTestId("status")).toHaveText("Active");
-  await expect(page.getByRole("status")).toContainText("continues");
+  await expect(page.getByRole("status")).toHaveText(`Done: your subscription continues and renews on ${renewal}.`);
+  await expect(sentence).toHaveText(
+    `Your subscription is active and renews on ${renewal}; cancel it below to stop future charges.`,
+  );
+  await expectNothingOfAnEnd(page);
+  await expect(page.getByRole("button", { name: "Keep my subscription" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Cancel at the end of the period" })).toBeVisible();
   expect(await read(request, business, subscription.id)).toMatchObject({
     status: "active",
     cancel_at_period_end: false,
     cancel_requested_by: null,
   });
+
+  // An outcome left in the address that the state no longer agrees with is not repeated.
+  await page.goto(`${pathOf(subscription)}?result=canceled`);
+  await expect(page.getByTestId("status")).toHaveText("Active");
+  await expect(page.getByRole("main")).not.toContainText("Done:");
+  await expectNothingOfAnEnd(page);
 });
+
+/** An active, renewing plan's page says nothing of an end (the button's own label aside). */
+async function expectNothingOfAnEnd(page: Page) {
+  const main = page.getByRole("main");
+  await expect(main).toContainText("renews on");
+  await expect(main).not.toContainText(/\bends\b|\bended\b|will end|not be charged again|Ends on/);
+}
 
 test("a cancellation the merchant scheduled shows no undo; an ended one offers nothing", async ({
   page,
@@ -118,7 +145,9 @@ test("a cancellation the merchant scheduled shows no undo; an ended one offers n
   await page.goto(pathOf(subscription));
   await expect(page.getByTestId("status")).toHaveText("Canceling");
   await expect(page.getByTestId("ends-on")).toHaveText(day(subscription.current_period_end));
-  await expect(page.getByTestId("ends-note")).toContainText("cannot be undone here");
+  await expect(page.getByTestId("manage-sentence")).toHaveText(
+    `${business.name} canceled this subscription: it ends on ${day(subscription.current_period_end)} and you will not be charged again; only ${business.name} can undo this.`,
+  );
   await expect(page.getByRole("button")).toHaveCount(0);
   await expectAccessible(page);
   expect((await read(request, business, subscription.id)).cancel_requested_by).toBe("api");
@@ -126,7 +155,10 @@ test("a cancellation the merchant scheduled shows no undo; an ended one offers n
   expect((await cancel({ at_period_end: false })).status()).toBe(200);
   await page.reload();
   await expect(page.getByTestId("status")).toHaveText("Canceled");
-  await expect(page.getByText("This subscription has ended.")).toBeVisible();
+  await expect(page.getByTestId("manage-sentence")).toHaveText(
+    /^This subscription ended on \w+ \d{1,2}, \d{4} and you will not be charged again\.$/,
+  );
+  await expect(page.getByRole("main")).not.toContainText(/renews|continues/);
   await expect(page.getByRole("button")).toHaveCount(0);
 });
 
@@ -225,6 +257,9 @@ test.describe("in Spanish", () => {
     await expect(page.getByTestId("card")).toHaveText("Visa terminada en 4242");
     await page.getByRole("button", { name: "Cancelar al final del periodo" }).click();
     await expect(page.getByTestId("status")).toHaveText("Se cancelará");
+    await expect(page.getByTestId("manage-sentence")).toHaveText(
+      `Cancelaste esta suscripción: termina el ${day(subscription.current_period_end, "es")} y no se te cobrará de nuevo, salvo que decidas mantenerla antes.`,
+    );
     await expect(page.getByRole("button", { name: "Mantener mi suscripción" })).toBeVisible();
     await expectAccessible(page);
     const missing = await page.goto("/manage/nope");

@@ -4,11 +4,21 @@ import { cn } from "./cn";
 /**
  * Table markup. Cells wrap (long ids anywhere) so a list fits its card at desktop widths with its
  * actions in view; on a phone a table whose cells carry labels (`label`) shows each row as a card
- * (components/ui/table-cards.css, through the dashboard's stylesheet); others scroll sideways.
+ * (components/ui/table-cards.css, through the dashboard's stylesheet); others scroll sideways in a
+ * box the keyboard can reach.
  */
 export function Table({ className, ...props }: ComponentProps<"table">) {
+  // The box scrolls sideways when the table is wider than the screen (a phone): the keyboard can
+  // reach it (a tab stop, arrow keys scroll), named after its table.
+  const label = props["aria-label"];
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      tabIndex={0}
+      role={label ? "region" : undefined}
+      aria-label={label}
+      className="relative w-full overflow-x-auto"
+    >
       <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

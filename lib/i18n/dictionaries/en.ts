@@ -154,21 +154,31 @@ export const en = {
     endedOn: "Ended on",
     card: "Card",
     cardEnding: "{brand} ending in {last4}",
-    periodEnd: "the end of the current period",
+    periodEnd: "at the end of the current period",
+    onDay: "on {date}",
     cancelHeading: "Cancellation",
-    cancelBody: "You will not be charged again. Your subscription stays active until {date}, then ends.",
     cancelButton: "Cancel at the end of the period",
-    canceledByYou: "Your subscription ends on {date}. You will not be charged again.",
-    resumeBody: "Changed your mind? You can keep your subscription until {date}.",
     resumeButton: "Keep my subscription",
-    merchantScheduled:
-      "{merchant} has scheduled this subscription to end on {date}. This cannot be undone here: contact {merchant} to keep it.",
-    pastDue: "The last payment did not go through, and it will be tried again. Contact {merchant} for help.",
-    ended: "This subscription has ended. You will not be charged again.",
+    sentences: {
+      renews:
+        "Your subscription is active and renews {when}; cancel it below to stop future charges.",
+      past_due:
+        "The last payment did not go through and will be tried again; contact {merchant} if you need help.",
+      ending_yours:
+        "You canceled this subscription: it ends {when} and you will not be charged again, unless you choose to keep it before then.",
+      ending_yours_past_due:
+        "You canceled this subscription: it ends {when} and you will not be charged again.",
+      ending_merchant:
+        "{merchant} canceled this subscription: it ends {when} and you will not be charged again; only {merchant} can undo this.",
+      ending_support:
+        "This subscription is set to end {when} and you will not be charged again; contact {merchant} if you have questions.",
+      ended:
+        "This subscription ended {when} and you will not be charged again.",
+    },
     noChanges: "The card and the plan cannot be changed here.",
     results: {
-      canceled: "Done: your subscription will end on {date}.",
-      resumed: "Done: your subscription continues.",
+      canceled: "Done: your subscription will end {when}.",
+      resumed: "Done: your subscription continues and renews {when}.",
       failed: "We could not update your subscription. Nothing changed; please try again in a moment.",
       not_allowed: "This cancellation can only be undone by {merchant}.",
       changed: "Your subscription changed in the meantime, so nothing was done. It is shown here as it is now.",

@@ -155,21 +155,31 @@ export const es: Messages = {
     endedOn: "Terminó el",
     card: "Tarjeta",
     cardEnding: "{brand} terminada en {last4}",
-    periodEnd: "el final del periodo actual",
+    periodEnd: "al final del periodo actual",
+    onDay: "el {date}",
     cancelHeading: "Cancelación",
-    cancelBody: "No se te cobrará de nuevo. Tu suscripción sigue activa hasta el {date} y luego termina.",
     cancelButton: "Cancelar al final del periodo",
-    canceledByYou: "Tu suscripción termina el {date}. No se te cobrará de nuevo.",
-    resumeBody: "¿Cambiaste de opinión? Puedes mantener tu suscripción hasta el {date}.",
     resumeButton: "Mantener mi suscripción",
-    merchantScheduled:
-      "{merchant} programó el fin de esta suscripción para el {date}. No se puede deshacer aquí: contacta con {merchant} para mantenerla.",
-    pastDue: "El último pago no se completó y se volverá a intentar. Contacta con {merchant} si necesitas ayuda.",
-    ended: "Esta suscripción ha terminado. No se te cobrará de nuevo.",
+    sentences: {
+      renews:
+        "Tu suscripción está activa y se renueva {when}; cancélala abajo para no recibir más cobros.",
+      past_due:
+        "El último pago no se completó y se volverá a intentar; contacta con {merchant} si necesitas ayuda.",
+      ending_yours:
+        "Cancelaste esta suscripción: termina {when} y no se te cobrará de nuevo, salvo que decidas mantenerla antes.",
+      ending_yours_past_due:
+        "Cancelaste esta suscripción: termina {when} y no se te cobrará de nuevo.",
+      ending_merchant:
+        "{merchant} canceló esta suscripción: termina {when} y no se te cobrará de nuevo; solo {merchant} puede deshacerlo.",
+      ending_support:
+        "Esta suscripción terminará {when} y no se te cobrará de nuevo; contacta con {merchant} si tienes preguntas.",
+      ended:
+        "Esta suscripción terminó {when} y no se te cobrará de nuevo.",
+    },
     noChanges: "La tarjeta y el plan no se pueden cambiar aquí.",
     results: {
-      canceled: "Listo: tu suscripción terminará el {date}.",
-      resumed: "Listo: tu suscripción continúa.",
+      canceled: "Listo: tu suscripción terminará {when}.",
+      resumed: "Listo: tu suscripción continúa y se renueva {when}.",
       failed: "No pudimos actualizar tu suscripción. No cambió nada; inténtalo de nuevo en un momento.",
       not_allowed: "Solo {merchant} puede deshacer esta cancelación.",
       changed: "Tu suscripción cambió mientras tanto, así que no se hizo nada. Aquí se muestra como está ahora.",

@@ -155,21 +155,31 @@ export const ptBR: Messages = {
     endedOn: "Terminou em",
     card: "Cartão",
     cardEnding: "{brand} com final {last4}",
-    periodEnd: "o fim do período atual",
+    periodEnd: "no fim do período atual",
+    onDay: "em {date}",
     cancelHeading: "Cancelamento",
-    cancelBody: "Você não será cobrado novamente. Sua assinatura continua ativa até {date} e depois termina.",
     cancelButton: "Cancelar no fim do período",
-    canceledByYou: "Sua assinatura termina em {date}. Você não será cobrado novamente.",
-    resumeBody: "Mudou de ideia? Você pode manter sua assinatura até {date}.",
     resumeButton: "Manter minha assinatura",
-    merchantScheduled:
-      "{merchant} agendou o fim desta assinatura para {date}. Isso não pode ser desfeito aqui: fale com {merchant} para mantê-la.",
-    pastDue: "O último pagamento não foi concluído e será tentado novamente. Fale com {merchant} se precisar de ajuda.",
-    ended: "Esta assinatura terminou. Você não será cobrado novamente.",
+    sentences: {
+      renews:
+        "Sua assinatura está ativa e será renovada {when}; cancele abaixo para não receber novas cobranças.",
+      past_due:
+        "O último pagamento não foi concluído e será tentado novamente; fale com {merchant} se precisar de ajuda.",
+      ending_yours:
+        "Você cancelou esta assinatura: ela termina {when} e você não será cobrado novamente, a menos que decida mantê-la antes disso.",
+      ending_yours_past_due:
+        "Você cancelou esta assinatura: ela termina {when} e você não será cobrado novamente.",
+      ending_merchant:
+        "{merchant} cancelou esta assinatura: ela termina {when} e você não será cobrado novamente; só {merchant} pode desfazer isso.",
+      ending_support:
+        "Esta assinatura terminará {when} e você não será cobrado novamente; fale com {merchant} se tiver dúvidas.",
+      ended:
+        "Esta assinatura terminou {when} e você não será cobrado novamente.",
+    },
     noChanges: "O cartão e o plano não podem ser alterados aqui.",
     results: {
-      canceled: "Pronto: sua assinatura terminará em {date}.",
-      resumed: "Pronto: sua assinatura continua.",
+      canceled: "Pronto: sua assinatura terminará {when}.",
+      resumed: "Pronto: sua assinatura continua e será renovada {when}.",
       failed: "Não foi possível atualizar sua assinatura. Nada mudou; tente novamente em instantes.",
       not_allowed: "Somente {merchant} pode desfazer este cancelamento.",
       changed: "Sua assinatura mudou nesse meio-tempo, então nada foi feito. Ela aparece aqui como está agora.",

@@ -46,7 +46,7 @@ function Changes({ changes }: { changes: AuditEventView["changes"] }) {
   return (
     <ul className="grid gap-0.5">
       {entries.map(([field, change]) => (
-        <li key={field} className="break-all">
+        <li key={field} className="[overflow-wrap:anywhere]">
           <span className="font-medium">{field}</span>: {shown(change.from)} → {shown(change.to)}
         </li>
       ))}
@@ -150,7 +150,9 @@ export default async function AuditPage({
               {filtered ? "No entry matches these filters." : "Nothing has been changed yet."}
             </p>
           ) : (
-            // Wide: it scrolls sideways in a region the keyboard can reach.
+            // Wide: it scrolls sideways in a region the keyboard can reach; on a phone each entry is
+            // a card (labelled cells). Addresses and ids wrap only where they must, never a
+            // letter to a line.
             <div role="region" aria-label="Audit log entries" tabIndex={0} className="overflow-x-auto">
               <table aria-label="Audit log" className="w-full caption-bottom text-sm">
                 <TableHeader>
@@ -166,27 +168,29 @@ export default async function AuditPage({
                 <TableBody>
                   {page.data.map((event) => (
                     <TableRow key={event.id} data-testid="audit-row">
-                      <TableCell className="whitespace-nowrap">{formatDateTime(event.created_at)}</TableCell>
-                      <TableCell className="break-all">
+                      <TableCell label="When" className="whitespace-nowrap">{formatDateTime(event.created_at)}</TableCell>
+                      <TableCell label="Who" data-testid="audit-actor" className="min-w-48">
                         {event.actor.type === "user" ? event.actor.email : event.actor.type === "system" ? "Kassa" : `API key ${event.actor.prefix}`}
                       </TableCell>
-                      <TableCell className="font-mono text-xs">{event.action}</TableCell>
-                      <TableCell className="break-all font-mono text-xs">
+                      <TableCell label="Action" className="font-mono text-xs">{event.action}</TableCell>
+                      <TableCell label="Target" className="min-w-40 font-mono text-xs">
                         {event.target.type} {event.target.id}
                       </TableCell>
-                      <TableCell className="text-xs">
+                      <TableCell label="Changes" className="text-xs">
                         <Changes changes={event.changes} />
                       </TableCell>
-                      <TableCell className="text-xs">
-                        {event.ip ?? "—"}
-                        {event.user_agent && (
-                          <span
-                            className="block max-w-48 truncate text-muted-foreground"
-                            title={event.user_agent}
-                          >
-                            {event.user_agent}
-                          </span>
-                        )}
+                      <TableCell label="From" className="text-xs">
+                        <div className="min-w-0">
+                          {event.ip ?? "—"}
+                          {event.user_agent && (
+                            <span
+                              className="block max-w-48 truncate text-muted-foreground"
+                              title={event.user_agent}
+                            >
+                              {event.user_agent}
+                            </span>
+                          )}
+                        </div>
                       </TableCell>
                     </TableRow>
                   ))}

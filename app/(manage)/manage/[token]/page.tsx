@@ -9,8 +9,12 @@ import {
   cardBrandName,
   formatDay,
   manageAction,
+  manageResultText,
+  manageSentence,
+  manageState,
   manageStatus,
   pricePerInterval,
+  visibleResult,
 } from "@/lib/manage/manage-view";
 import { getManagedSubscription } from "@/lib/subscriptions/get-managed-subscription";
 import { manageResultOf } from "./manage-result";
@@ -39,6 +43,8 @@ export default async function ManagePage({
   const messages = messagesFor(locale);
   const m = messages.manage;
   const status = manageStatus(subscription);
+  const state = manageState(subscription);
+  const result = visibleResult(manageResultOf((await searchParams).result), state);
   const end = subscription.currentPeriodEnd ? formatDay(subscription.currentPeriodEnd, locale) : null;
   const card = subscription.card;
 
@@ -103,10 +109,15 @@ export default async function ManagePage({
       </section>
       <ManageActions
         token={token}
-        action={manageAction(subscription)}
-        result={manageResultOf((await searchParams).result)}
-        merchant={subscription.merchant}
-        date={end ?? m.periodEnd}
+        action={manageAction(state)}
+        sentence={manageSentence(subscription, locale, messages)}
+        result={
+          result && {
+            text: manageResultText(result, subscription, locale, messages),
+            bad: result === "failed" || result === "not_allowed" || result === "changed",
+          }
+        }
+        ended={state === "ended"}
         messages={m}
       />
     </main>
