@@ -1149,7 +1149,7 @@ export interface paths {
     };
     /**
      * Export payments as CSV
-     * @description RFC 4180 CSV, streamed, oldest first, header row first: `session_id,order_id,status,amount,currency,amount_received,fees,net_amount,refunded_amount,payment_method,customer,customer_email,created_at,completed_at`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
+     * @description RFC 4180 CSV, streamed, oldest first, header row first: `session_id,order_id,status,amount,currency,amount_received,fees,net_amount,refunded_amount,payment_method,customer,customer_email,created_at,completed_at,dispute_status`. Amounts in cents; times ISO 8601 UTC. A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets do not run it as a formula.
      */
     get: operations["exportPayments"];
     put?: never;
@@ -1961,8 +1961,9 @@ export interface components {
         minimum: number;
         maximum: number;
       } | null;
+      /** @description How many uses the link allows: payments, and checkouts still open (each holds a use until it is paid or its session expires). Null: no limit. */
       max_uses: number | null;
-      /** @description Sessions the link has made. */
+      /** @description Uses counted against `max_uses`: sessions paid (or whose payment is under way) plus checkouts still open. A visit that leaves without paying stops counting when its session expires. */
       uses: number;
       expires_at: string | null;
       /** @description Its sessions' order ids are `{order_prefix}-{n}`. */
@@ -2049,6 +2050,50 @@ export interface components {
       evidence_submitted: boolean;
       /** Format: date-time */
       created_at: string;
+    };
+    DisputeConflict: {
+      /** @description `dispute_not_answerable`, `idempotency_key_reused` or `idempotency_key_in_use`. */
+      error: string;
+      /** @description Human-readable explanation. */
+      message: string;
+      /** @description With `dispute_not_answerable`: the dispute as it now is (e.g. `lost` after another request accepted it). */
+      dispute?: {
+        /** @description Prefix `dsp_`. */
+        id: string;
+        /** @description The disputed payment's session. */
+        session_id: string;
+        /** @description Disputed cents. */
+        amount: number;
+        /** @description Stripe's reason: `fraudulent`, `product_not_received`, `general`, … */
+        reason: string;
+        /**
+         * @description Stripe's values. `warning_*`: an inquiry (nothing withdrawn yet); `needs_response`: answer before `evidence_due_by`; `under_review`: evidence submitted; `won`, `lost`, `warning_closed`: ended.
+         * @enum {string}
+         */
+        status:
+          | "warning_needs_response"
+          | "warning_under_review"
+          | "warning_closed"
+          | "needs_response"
+          | "under_review"
+          | "won"
+          | "lost"
+          | "prevented";
+        /**
+         * @description Null while open; `won` (money back) or `lost` once ended.
+         * @enum {string|null}
+         */
+        outcome: "won" | "lost" | null;
+        /** Format: date-time */
+        evidence_due_by: string | null;
+        /** @description Evidence staged or submitted so far. */
+        evidence: {
+          [key: string]: string;
+        };
+        evidence_submitted: boolean;
+        /** Format: date-time */
+        created_at: string;
+      };
     };
     DisputeEvidenceRequest: {
       evidence: components["schemas"]["DisputeEvidence"];
@@ -2792,6 +2837,7 @@ export interface components {
       /** @enum {string} */
       action:
         | "payment.refund"
+        | "payment.refund_fail"
         | "payment.review"
         | "subscription.cancel"
         | "subscription.resume"
@@ -2828,7 +2874,9 @@ export interface components {
         | "member.email_change"
         | "payment_link.create"
         | "payment_link.activate"
-        | "payment_link.deactivate";
+        | "payment_link.deactivate"
+        | "dispute.evidence"
+        | "dispute.accept";
       /** @description What was changed: `payment` (a session id), `subscription`, `api_key`, `business`, `payout_user`, … */
       target: {
         type: string;
@@ -4267,13 +4315,13 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`. */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ErrorMessage"];
+          "application/json": components["schemas"]["DisputeConflict"];
         };
       };
       /** @description The body is over this endpoint's limit (`request_too_large`; 256 KB, 512 KB for provider events): cut as it arrives, and the connection closed. */
@@ -4367,13 +4415,13 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended; or `idempotency_key_reused`, `idempotency_key_in_use`. */
+      /** @description `dispute_not_answerable`: evidence was already submitted or the dispute ended (also the answer to the losing one of two answers sent at once), with `dispute` as it now is; or `idempotency_key_reused`, `idempotency_key_in_use`. */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ErrorMessage"];
+          "application/json": components["schemas"]["DisputeConflict"];
         };
       };
       /** @description Unexpected failure. */
@@ -6831,6 +6879,17 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
+      /** @description The clock moved, but work due by the new time was still running after 120 s (`clock_work_pending`); the message names it, and it finishes in the background. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before reading again. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   paySandboxSession: {
@@ -7051,6 +7110,7 @@ export interface operations {
         /** @description Only events of this action. */
         action?:
           | "payment.refund"
+          | "payment.refund_fail"
           | "payment.review"
           | "subscription.cancel"
           | "subscription.resume"
@@ -7087,7 +7147,9 @@ export interface operations {
           | "member.email_change"
           | "payment_link.create"
           | "payment_link.activate"
-          | "payment_link.deactivate";
+          | "payment_link.deactivate"
+          | "dispute.evidence"
+          | "dispute.accept";
         /** @description Only what was created at or after this instant (a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
         created_from?: string;
         /** @description Only what was created before this instant (exclusive; a date means its midnight UTC; 1970-01-01 to 9999-12-31). */
@@ -7160,6 +7222,8 @@ export interface operations {
         method?: string;
         /** @description Session id, order id, customer id or e-mail (part of it). */
         q?: string;
+        /** @description Only disputed payments: `any`, `open` (not decided), `needs_response`, `won` or `lost`. A disputed payment's `status` stays `succeeded`; `dispute_status` tells. */
+        dispute?: "any" | "open" | "needs_response" | "won" | "lost";
       };
       header?: never;
       path?: never;
