@@ -1,4 +1,5 @@
-import { registerJobHandlers, type JobHandlerTable } from "@/lib/jobs/registry";
+import { observeJobFailures, registerJobHandlers, type JobHandlerTable } from "@/lib/jobs/registry";
+import { metrics } from "@/lib/metrics/registry";
 import { sendMailJob } from "@/lib/mail/send-mail";
 import { processProviderEventJob } from "@/lib/payments/provider-events";
 import { refundPaymentJob } from "@/lib/payments/refund-payment";
@@ -21,4 +22,5 @@ export const jobHandlers: JobHandlerTable = {
 /** Called by every composition root that runs jobs, before it runs any. */
 export function registerAllJobHandlers(): void {
   registerJobHandlers(jobHandlers);
+  observeJobFailures((kind, outcome) => metrics().jobFailures.inc({ kind, outcome }));
 }

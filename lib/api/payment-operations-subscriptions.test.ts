@@ -28,7 +28,6 @@ withLoopbackApi();
 const providers = withSubscriptionProviders();
 verifyLedgerAfterEach();
 
-const day = 86_400;
 
 describe("refunding subscription payments through the API", () => {
   it("a refund of the signup payment cancels the subscription (system, initial_payment_refunded)", async () => {

@@ -22,7 +22,6 @@ import { resumeBlockedReason, subscriptionStatusLabel } from "./subscription-for
 withLoopbackApi();
 withSubscriptionProviders();
 
-const day = 86_400;
 
 /** A staff member of `biz` with `role` (support: any business, as admin). */
 function staffOf(biz: CreatedBusiness, role: StaffRole): Staff {

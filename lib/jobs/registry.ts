@@ -45,3 +45,18 @@ export function overrideJobHandler(kind: JobKind, handler: JobHandler): () => vo
     else delete handlers[kind];
   };
 }
+
+/** Told of every job that threw: its kind, and whether it runs again (`retry`) or gave up (`failed`). */
+export type JobFailureObserver = (kind: JobKind, outcome: "retry" | "failed") => void;
+
+const observerKey = Symbol.for("kassa.jobs.failureObserver");
+const observerHolder = globalThis as unknown as { [observerKey]?: JobFailureObserver };
+
+/** The composition root's observer of failed jobs (lib/job-handlers.ts counts them in metrics). */
+export function observeJobFailures(observer: JobFailureObserver): void {
+  observerHolder[observerKey] = observer;
+}
+
+export function jobFailed(kind: JobKind, outcome: "retry" | "failed"): void {
+  observerHolder[observerKey]?.(kind, outcome);
+}

@@ -47,6 +47,8 @@ describe("a job that throws", () => {
       (await metrics().jobFailures.get()).values.find(
         (v) => v.labels.kind === "expire_session" && v.labels.outcome === "retry",
       )?.value ?? 0;
+    // What every composition root (server, Inngest endpoint, API routes) does before running jobs.
+    (await import("@/lib/job-handlers")).registerAllJobHandlers();
     const before = await failures();
     const restore = overrideJobHandler("expire_session", async () => {
       throw new Error("the database went away");

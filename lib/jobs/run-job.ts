@@ -2,11 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, jobs } from "@/db/schema";
 import { log, withLogContext } from "@/lib/log";
-import { metrics } from "@/lib/metrics/registry";
 import { parseDbTime } from "@/lib/time";
 import { claimJobs, type ClaimedJob } from "./claim-jobs";
 import type { JobContext } from "@/lib/job-context";
-import { jobHandler } from "./registry";
+import { jobFailed, jobHandler } from "./registry";
 import type { JobOutcome } from "./job-outcome";
 
 /** Backoff after an unexpected error: 30 s, 1 min, 2 min, ... at most 1 h. */
@@ -36,7 +35,7 @@ async function runClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<
       job.attempts >= job.maxAttempts
         ? { status: "failed", error: message }
         : { status: "retry", at: new Date(Date.now() + errorBackoffMs(job.attempts)), note: message };
-    metrics().jobFailures.inc({ kind: job.kind, outcome: outcome.status });
+    jobFailed(job.kind, outcome.status);
   }
   if (outcome.status === "retry" && job.attempts >= job.maxAttempts)
     outcome = {

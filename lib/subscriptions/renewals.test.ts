@@ -21,7 +21,6 @@ import {
 withLoopbackApi();
 const providers = withSubscriptionProviders();
 
-const day = 86_400;
 
 describe("a monthly subscription, end to end through the API and the emulator", () => {
   it("signs up, then renews when the sandbox clock moves a month: succeeded with cycle 2 and {order_id}-2", async () => {
