@@ -1,13 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disputes, providerEvents } from "@/db/schema";
+import { describe, expect, it } from "vitest";
+import { disputes } from "@/db/schema";
 import { streamExport } from "@/lib/exports/stream-export";
 import { exportColumns } from "@/lib/exports/export-columns";
-import { defaultJobContext } from "@/lib/job-context";
-import { runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { helperPay, newSession, paymentsBusiness } from "@/lib/payments/testing/payment-fixtures";
-import { startSandboxProviders, type SandboxProviders } from "@/lib/providers/start-sandbox-providers";
+import { settleSandbox, withDisputeProviders } from "@/lib/disputes/testing/sandbox-settle";
 import { parseCsv } from "@/test/csv";
 import { api, testDb } from "@/test/helpers";
 import { withLoopbackApi } from "@/test/loopback-api";
@@ -23,27 +21,11 @@ import { parsePaymentFilters } from "./payment-filters";
 withLoopbackApi();
 verifyLedgerAfterEach();
 
-let providers: SandboxProviders | undefined;
-beforeAll(async () => {
-  providers = await startSandboxProviders({ webhookRetryDelaysMs: [] });
-});
-afterAll(async () => {
-  await providers?.stop();
-});
+const providers = withDisputeProviders();
 
 type Biz = Awaited<ReturnType<typeof paymentsBusiness>>;
 
-/** Stripe's deliveries and Kassa's jobs run until `ready` holds (a generous bound). */
-async function settle(biz: Biz, ready: () => Promise<boolean>) {
-  for (let round = 0; round < 300; round++) {
-    await providers!.emulator.idle();
-    const ran = await runDueJobs(testDb(), { businessId: biz.business.id, ctx: defaultJobContext() });
-    const pending = (await testDb().select().from(providerEvents).where(eq(providerEvents.businessId, biz.business.id))).filter((r) => r.status === "received");
-    if (!ran && pending.length === 0 && (await ready())) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the sandbox did not settle");
-}
+const settle = (biz: Biz, ready: () => Promise<boolean>) => settleSandbox(providers(), biz.business.id, ready);
 
 async function paid(biz: Biz, card: string) {
   const { session_id } = await newSession(biz);

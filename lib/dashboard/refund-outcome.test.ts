@@ -1,11 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, disputes, providerEvents, refunds } from "@/db/schema";
-import { defaultJobContext } from "@/lib/job-context";
-import { runDueJobs } from "@/lib/jobs/run-due-jobs";
+import { describe, expect, it } from "vitest";
+import { auditEvents, disputes, refunds } from "@/db/schema";
 import { verifyLedgerAfterEach } from "@/lib/ledger/verify-after-each";
 import { balanceOf, helperPay, newSession, paymentRow, paymentsBusiness } from "@/lib/payments/testing/payment-fixtures";
-import { startSandboxProviders, type SandboxProviders } from "@/lib/providers/start-sandbox-providers";
+import { settleSandbox, withDisputeProviders } from "@/lib/disputes/testing/sandbox-settle";
 import { sandboxStripeKey } from "@/lib/providers/stripe/sandbox-emulator";
 import { sdkFor } from "@kassa/stripe-emulator/testing";
 import { api, testDb } from "@/test/helpers";
@@ -20,30 +18,14 @@ import { staffFor } from "./testing-staff";
 withLoopbackApi();
 verifyLedgerAfterEach();
 
-let providers: SandboxProviders | undefined;
-beforeAll(async () => {
-  providers = await startSandboxProviders({ webhookRetryDelaysMs: [] });
-});
-afterAll(async () => {
-  await providers?.stop();
-});
+const providers = withDisputeProviders();
 
 type Biz = Awaited<ReturnType<typeof paymentsBusiness>>;
 
 const disputeOf = async (biz: Biz, sessionId: string) =>
   (await testDb().select().from(disputes).where(and(eq(disputes.businessId, biz.business.id), eq(disputes.sessionId, sessionId))))[0];
 
-/** Stripe's deliveries and Kassa's jobs run until `ready` holds (a generous bound). */
-async function settle(biz: Biz, ready: () => Promise<boolean>) {
-  for (let round = 0; round < 300; round++) {
-    await providers!.emulator.idle();
-    const ran = await runDueJobs(testDb(), { businessId: biz.business.id, ctx: defaultJobContext() });
-    const pending = (await testDb().select().from(providerEvents).where(eq(providerEvents.businessId, biz.business.id))).filter((r) => r.status === "received");
-    if (!ran && pending.length === 0 && (await ready())) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the sandbox did not settle");
-}
+const settle = (biz: Biz, ready: () => Promise<boolean>) => settleSandbox(providers(), biz.business.id, ready);
 
 async function paid(biz: Biz, card = "4242424242424242", amount = 5500) {
   const { session_id } = await newSession(biz, { amount, items: [{ name: "Lamp", quantity: 1, price: amount }] });
@@ -94,8 +76,8 @@ describe("a refund the provider refuses", () => {
     const balance = await balanceOf(biz);
     // Disputed at Stripe; Kassa has not processed the dispute yet: Stripe refuses the refund itself.
     const key = sandboxStripeKey(biz.business.id);
-    const intent = await sdkFor(providers!.emulator, key).paymentIntents.retrieve((await paymentRow(session))!.providerPaymentId!);
-    providers!.emulator.disputeCharge(key, String(intent.latest_charge));
+    const intent = await sdkFor(providers().emulator, key).paymentIntents.retrieve((await paymentRow(session))!.providerPaymentId!);
+    providers().emulator.disputeCharge(key, String(intent.latest_charge));
 
     const result = await refund(biz, session);
     expect(result).toMatchObject({ ok: false, error: "refund_failed" });
