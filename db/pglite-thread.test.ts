@@ -122,6 +122,11 @@ describe.runIf(!process.env.DATABASE_URL)("the server's embedded database on its
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  // Three openings of a data directory (one with the migrations), or a child process starting
+  // TypeScript: seconds of CPU each, minutes on a machine busy with other work. A bound for a hung
+  // test, not a speed goal.
+  const heavy = 240_000;
+
   it("migrates, keeps its data on disk, copies itself, and answers nothing once closed", async () => {
     const kept = async (h: DatabaseHandle) => (await queryRows<{ v: string }>(h.db, sql`select v from kept`)).map((r) => r.v);
     handle = await openDatabase({ kind: "pglite", dataDir: path.join(dir, "data"), thread: true });
@@ -144,7 +149,7 @@ describe.runIf(!process.env.DATABASE_URL)("the server's embedded database on its
     await handle.close();
     handle = await openDatabase({ kind: "pglite", loadDataDir: dump, thread: true });
     expect(await kept(handle)).toEqual(["on disk"]);
-  });
+  }, heavy);
 
   it("refuses to open where no database can be, and a process that was refused still ends", async () => {
     const file = path.join(dir, "a-file");
@@ -155,10 +160,10 @@ describe.runIf(!process.env.DATABASE_URL)("the server's embedded database on its
       await openPgliteThread({ dataDir: ${JSON.stringify(file)} }).catch(() => console.log("refused"));`;
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
       cwd: path.resolve(import.meta.dirname, ".."),
-      timeout: 60_000,
+      timeout: 180_000,
     });
     expect(stdout.trim()).toBe("refused");
-  });
+  }, heavy);
 
   it("does not keep a process alive once nothing waits for it", async () => {
     // The script never closes its database: it must still end once its last answer came.
@@ -167,8 +172,8 @@ describe.runIf(!process.env.DATABASE_URL)("the server's embedded database on its
       console.log(JSON.stringify(await queryRows(handle.db, sql\`select 1 as one\`)));`;
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
       cwd: path.resolve(import.meta.dirname, ".."),
-      timeout: 60_000,
+      timeout: 180_000,
     });
     expect(stdout.trim()).toBe('[{"one":1}]');
-  });
+  }, heavy);
 });

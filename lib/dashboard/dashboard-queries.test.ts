@@ -223,8 +223,8 @@ describe("getPaymentDetail", () => {
       [300, "succeeded", null],
     ]);
     expect(detail.timeline.filter((t) => t.title.startsWith("Refund requested")).map((t) => t.detail)).toEqual([
-      "500 cents: damaged in transit",
-      "300 cents",
+      "$5.00: damaged in transit",
+      "$3.00",
     ]);
   });
 
