@@ -84,7 +84,7 @@ test("the payments list downloads its CSV with the list's filters, formulas made
   const text = fs.readFileSync(await file.path(), "utf8");
   const lines = text.split("\r\n");
   expect(lines[0]).toBe(
-    "session_id,order_id,status,amount,currency,amount_received,fees,net_amount,refunded_amount,payment_method,customer,customer_email,created_at,completed_at",
+    "session_id,order_id,status,amount,currency,amount_received,fees,net_amount,refunded_amount,payment_method,customer,customer_email,created_at,completed_at,dispute_status",
   );
   expect(lines).toHaveLength(4); // header, two rows, the empty string after the last CRLF
   expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
