@@ -48,7 +48,7 @@ test("a disputed payment reads as disputed, offers no refund, and the amount owe
 
   // The list: Succeeded (the interface's status) and the dispute beside it; the Disputed filter.
   await page.goto("/dashboard/payments");
-  await page.getByLabel("Dispute").selectOption("any");
+  await page.getByLabel("Dispute", { exact: true }).selectOption("any");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/dispute=any/);
   const rows = page.getByRole("row").filter({ has: page.getByTestId("payment-status") });
