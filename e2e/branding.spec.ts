@@ -1,17 +1,10 @@
 import { deflateSync } from "node:zlib";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createSession, expect, expectAccessible, kassa, test, type Business } from "./fixtures";
+import { createSession, expect, expectAccessible, test, type Business, ownerOf } from "./fixtures";
 
 
 // Each test signs in, builds a session (and a subscription) and runs axe several times.
 test.describe.configure({ timeout: 90_000 });
-
-/** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
-function ownerOf(business: Business): { email: string; password: string } {
-  const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
-  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
-  return login;
-}
 
 async function signIn(page: Page, login: { email: string; password: string }) {
   await page.goto("/dashboard/settings");

@@ -1,11 +1,4 @@
-import { createSession, expect, expectAccessible, kassa, test, type Business } from "./fixtures";
-
-/** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
-function ownerOf(business: Business): { email: string; password: string } {
-  const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
-  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
-  return login;
-}
+import { createSession, expect, expectAccessible, test, ownerOf } from "./fixtures";
 
 // Issue 41, items 15 to 17: a charged-back payment of a business with nothing in its balance. The
 // overview shows what is owed and the dispute waiting for a response; the payments list and the

@@ -1,11 +1,4 @@
-import { createSession, expect, expectAccessible, kassa, test, type Business } from "./fixtures";
-
-/** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
-function ownerOf(business: Business): { email: string; password: string } {
-  const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
-  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
-  return login;
-}
+import { createSession, expect, expectAccessible, test, ownerOf } from "./fixtures";
 
 // A payment with the sandbox dispute card opens a chargeback; the owner answers it from the
 // dashboard with winning evidence, and sees it won once the sandbox clock runs the issuer's decision.

@@ -142,3 +142,10 @@ export async function openSection(page: Page, name: string) {
   if (await menu.isVisible()) await menu.click();
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true }).click();
 }
+
+/** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
+export function ownerOf(business: Business): { email: string; password: string } {
+  const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
+  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
+  return login;
+}

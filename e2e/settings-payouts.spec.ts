@@ -1,11 +1,4 @@
-import { expect, kassa, test, type Business } from "./fixtures";
-
-/** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
-function ownerOf(business: Business): { email: string; password: string } {
-  const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
-  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
-  return login;
-}
+import { expect, test, ownerOf } from "./fixtures";
 
 // The API's 403 says "Payouts are currently disabled. Please enable them in Settings.": Settings
 // must lead to the switch, which is on the Payouts page.

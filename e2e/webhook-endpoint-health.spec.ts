@@ -1,12 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, expectAccessible, kassa, test, type Business } from "./fixtures";
-
-/** An owner of this test's business only (so the dashboard opens on it), made with the CLI. */
-function ownerOf(business: Business): { email: string; password: string } {
-  const login = { email: `owner-${business.id.toLowerCase()}@example.com`, password: "correct horse battery staple 42" };
-  kassa(["user", "create", "--email", login.email, "--password", login.password, "--business", business.id, "--role", "owner"]);
-  return login;
-}
+import { expect, expectAccessible, test, ownerOf } from "./fixtures";
 
 type Endpoint = { state: string; held_events: number; failed_events: number };
 
