@@ -49,6 +49,12 @@ export const disputes = pgTable(
     openedNotifiedAt: tsCol("opened_notified_at"),
     closedNotifiedAt: tsCol("closed_notified_at"),
     closedAt: tsCol("closed_at"),
+    /**
+     * An answer (evidence or acceptance) on its way to the provider, until this time: one answer at
+     * a time per dispute, the next waits for it and is read against its result. A crashed answer's
+     * claim lapses. Null when none is in flight.
+     */
+    answerClaimedUntil: tsCol("answer_claimed_until"),
     createdAt: createdAt(),
     updatedAt: tsCol("updated_at").notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "@/db/client";
-import { businesses, type AuditChanges, type Dispute } from "@/db/schema";
+import { businesses, disputes, type AuditChanges, type Dispute } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type Stripe from "stripe";
 import { ConflictError, ProviderError, ValidationError } from "@/lib/errors";
@@ -41,38 +42,76 @@ const subjectOf = (dispute: Dispute) => ({
   provider: dispute.provider,
 });
 
+/** How long an answer may hold its dispute: past it, a crashed answer's claim lapses. */
+const answerClaimSeconds = 60;
+
 /**
- * One answer at Stripe, then Kassa's copy follows what Stripe answered. Two answers sent at once
- * both pass the check above; Stripe takes the first and refuses the other (closed, or evidence
- * already submitted). A refusal is therefore read against the dispute as Stripe now has it: no
- * longer answerable, it is that 409, with the dispute applied; still answerable, Stripe refused
- * this answer itself (502). No answer from Stripe stays 503.
+ * Takes the dispute for one answer: answers to one dispute go to the provider one at a time, in
+ * any instance. A second answer waits for the first (its claim lapses after a minute if it
+ * crashed) and then reads the dispute as the first left it: no longer answerable, it is 409.
+ */
+async function claimAnswer(db: Db, dispute: Dispute): Promise<Dispute> {
+  for (;;) {
+    const [claimed] = await db
+      .update(disputes)
+      .set({ answerClaimedUntil: sql`now() + ${answerClaimSeconds}::float8 * interval '1 second'` })
+      .where(
+        and(
+          eq(disputes.id, dispute.id),
+          or(isNull(disputes.answerClaimedUntil), lt(disputes.answerClaimedUntil, sql`now()`)),
+        ),
+      )
+      .returning();
+    if (claimed) return claimed;
+    await sleep(50);
+  }
+}
+
+const releaseAnswer = (db: Db, dispute: Dispute) =>
+  db.update(disputes).set({ answerClaimedUntil: null }).where(eq(disputes.id, dispute.id));
+
+/**
+ * One answer at Stripe, then Kassa's copy follows what Stripe answered. Answers to one dispute
+ * take turns (`claimAnswer`), so the second is read against the first's result: 409 with the
+ * dispute as it now is. Stripe refusing an answer (another client answered at Stripe itself) is
+ * read the same way: no longer answerable, it is that 409, with the dispute applied; still
+ * answerable, Stripe refused this answer itself (502). No answer from Stripe stays 503.
  */
 async function answerAtStripe(
   db: Db,
-  dispute: Dispute,
+  found: Dispute,
   action: "dispute.evidence" | "dispute.accept",
   call: (stripe: Stripe) => Promise<ProviderDisputeState>,
 ): Promise<Dispute> {
-  requireAnswerable(dispute);
-  const stripe = await stripeOf(db, dispute.businessId);
-  let state: ProviderDisputeState;
+  requireAnswerable(found);
+  const dispute = await claimAnswer(db, found);
   try {
-    state = await call(stripe);
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    const now = await applyDisputeState(db, subjectOf(dispute), await readStripeDispute(stripe, dispute.providerDisputeId));
-    requireAnswerable(now);
-    throw error;
+    requireAnswerable(dispute);
+    const stripe = await stripeOf(db, dispute.businessId);
+    let state: ProviderDisputeState;
+    try {
+      state = await call(stripe);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      const now = await applyDisputeState(
+        db,
+        subjectOf(dispute),
+        await readStripeDispute(stripe, dispute.providerDisputeId),
+      );
+      requireAnswerable(now);
+      throw error;
+    }
+    return await applyDisputeState(db, subjectOf(dispute), state, (tx, after) =>
+      recordAudit(tx, {
+        businessId: dispute.businessId,
+        action,
+        target: { type: "dispute", id: dispute.id },
+        changes: answerChanges(dispute, after),
+      }),
+    );
+  } finally {
+    await releaseAnswer(db, dispute);
   }
-  return applyDisputeState(db, subjectOf(dispute), state, (tx, after) =>
-    recordAudit(tx, {
-      businessId: dispute.businessId,
-      action,
-      target: { type: "dispute", id: dispute.id },
-      changes: answerChanges(dispute, after),
-    }),
-  );
 }
 
 /**

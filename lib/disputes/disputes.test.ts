@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { disputes, ledgerTransactions, mailMessages, providerEvents } from "@/db/schema";
 import { defaultJobContext } from "@/lib/job-context";
@@ -253,6 +253,27 @@ describe("answered twice at once", () => {
       ]),
     );
     expect(lost.body).toMatchObject({ error: "dispute_not_answerable", dispute: { id: dispute!.id } });
+  });
+});
+
+describe("one answer at a time", () => {
+  it("waits for an answer in flight, and a crashed answer's claim lapses on its own", async () => {
+    const biz = await paymentsBusiness();
+    const sessionId = await paidWith(biz, "4000000000000259");
+    const [dispute] = (await disputesOf(biz, `?session_id=${sessionId}`)).body.data;
+    // An answer that crashed on its way to Stripe left its claim, for 1.5 s more.
+    const [{ until }] = (await testDb()
+      .update(disputes)
+      .set({ answerClaimedUntil: sql`now() + interval '1.5 seconds'` })
+      .where(eq(disputes.id, dispute!.id))
+      .returning({ until: disputes.answerClaimedUntil })) as [{ until: string }];
+    const accepted = await api("POST", `/disputes/${dispute!.id}/accept`, { key: biz.secretKey, body: {} });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ status: "lost" });
+    const [row] = await testDb().select().from(disputes).where(eq(disputes.id, dispute!.id));
+    // It went to Stripe only once the claim had lapsed, and left none behind.
+    expect(Date.parse(row!.updatedAt)).toBeGreaterThanOrEqual(Date.parse(until));
+    expect(row!.answerClaimedUntil).toBeNull();
   });
 });
 
