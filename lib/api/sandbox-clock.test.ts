@@ -1,7 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { businesses, jobs, payments, webhookDeliveries, webhookEvents } from "@/db/schema";
+import { advanceSandboxClock } from "@/lib/businesses/advance-sandbox-clock";
 import { resetEnv } from "@/lib/env";
+import { ClockWorkPendingError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/respond";
 import { defaultJobContext } from "@/lib/job-context";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { runDueJobs } from "@/lib/jobs/run-due-jobs";
@@ -305,5 +308,40 @@ describe("the business's Stripe test clock", () => {
     const before = await stripe.testHelpers.testClocks.retrieve(clockId);
     expect((await advance(other.secretKey, { seconds: 86400 })).status).toBe(200);
     expect((await stripe.testHelpers.testClocks.retrieve(clockId)).frozen_time).toBe(before.frozen_time);
+  });
+});
+
+describe("work still due at the bound", () => {
+  it("answers 503 clock_work_pending naming it, with the clock moved and the business unmarked", async () => {
+    await startSandboxProviders({ webhookRetryDelaysMs: [] });
+    const biz = await createTestBusiness();
+    // A job of the business held by another worker (a lease it keeps) stays due past the bound.
+    await testDb()
+      .insert(jobs)
+      .values({
+        id: `job_held_${biz.business.id}`,
+        kind: "expire_session",
+        businessId: biz.business.id,
+        payload: { sessionId: "cs_none" },
+        status: "running",
+        runAt: new Date(Date.now() - 1000).toISOString(),
+        lockedBy: "another-worker",
+        lockToken: "held",
+        lockedUntil: new Date(Date.now() + 600_000).toISOString(),
+      });
+    const failure = await advanceSandboxClock(testDb(), biz.business, 60, defaultJobContext(), 1500).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ClockWorkPendingError);
+    const answer = errorResponse(failure)!;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("5");
+    expect(await answer.json()).toEqual({
+      error: "clock_work_pending",
+      message: expect.stringMatching(/still running after 1\.5 s: 1 expire_session\b.*background/),
+    });
+    const [row] = await testDb().select().from(businesses).where(eq(businesses.id, biz.business.id));
+    expect(row!.clockOffsetMs).toBe(60_000);
+    expect(row!.clockAdvanceUntil).toBeNull();
   });
 });

@@ -39,9 +39,10 @@ export async function advanceSandboxClock(
   business: SandboxBusiness,
   seconds: number,
   ctx: JobContext = localExecutorContext() ?? defaultJobContext(),
+  boundMs: number = clockAdvanceBoundMs,
 ): Promise<{ now: Date; jobsRun: number }> {
   if (business.mode !== "sandbox") throw new UnauthorizedError("clock advance on a live business");
-  const deadline = Date.now() + clockAdvanceBoundMs;
+  const deadline = Date.now() + boundMs;
   const { clockOffsetMs, until } = await markAdvancing(db, business, deadline);
   try {
     const ms = seconds * 1000;
@@ -62,7 +63,7 @@ export async function advanceSandboxClock(
     const jobsRun = await settleAdvance(db, business, {
       ctx,
       deadline,
-      boundMs: clockAdvanceBoundMs,
+      boundMs,
       pull: () => pullStripeEvents(db, business, cursor),
     });
     return {
