@@ -1,12 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { jobs } from "@/db/schema";
+import { businesses, jobs } from "@/db/schema";
 import { defaultJobContext } from "@/lib/job-context";
 import { metrics } from "@/lib/metrics/registry";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { enqueueJob } from "./enqueue-job";
 import { overrideJobHandler } from "./registry";
 import { runDueJobs } from "./run-due-jobs";
+import { runJobById } from "./run-job";
 
 // runDueJobs (the sandbox clock's "run everything due before answering") must wait for a due row
 // another worker is claiming at that very moment: its claim skips the locked row, and the row still
@@ -66,5 +67,34 @@ describe("a job that throws", () => {
     } finally {
       restore();
     }
+  });
+});
+
+describe("runJobById (an Inngest run) on a row it cannot claim", () => {
+  it("answers busy for a due row held by its business's clock advance, not_due with its time for a later one", async () => {
+    const { business } = await createTestBusiness();
+    await testDb()
+      .update(businesses)
+      .set({ clockAdvanceUntil: new Date(Date.now() + 60_000).toISOString() })
+      .where(eq(businesses.id, business.id));
+    const due = await enqueueJob(testDb(), {
+      kind: "expire_session",
+      businessId: business.id,
+      payload: { sessionId: "cs_missing" },
+    });
+    // Before: `not_due` at a time already past, so the function slept for nothing and ran its
+    // eight rounds at once while the advance held the row.
+    expect(await runJobById(testDb(), due!.id, defaultJobContext())).toMatchObject({ status: "busy" });
+    const [row] = await testDb().select().from(jobs).where(eq(jobs.id, due!.id));
+    expect(row!.status).toBe("pending");
+    const later = await enqueueJob(testDb(), {
+      kind: "expire_session",
+      businessId: business.id,
+      payload: { sessionId: "cs_later" },
+      delayMs: 3_600_000,
+    });
+    const answer = await runJobById(testDb(), later!.id, defaultJobContext());
+    expect(answer).toMatchObject({ status: "not_due" });
+    expect(Date.parse((answer as { at: string }).at)).toBeGreaterThan(Date.now() + 3_000_000);
   });
 });

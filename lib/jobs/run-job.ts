@@ -131,7 +131,13 @@ export async function runJobById(
     .from(jobs)
     .where(eq(jobs.id, jobId));
   if (!row) return { status: "missing" };
-  if (row.status === "pending") return { status: "not_due", at: parseDbTime(row.runAt).toISOString() };
+  if (row.status === "pending") {
+    const at = parseDbTime(row.runAt);
+    // Due but not claimed: its business's sandbox clock is advancing (the advance runs it), or
+    // another worker's claim holds it. Either way not this run's to wait for.
+    if (at.getTime() <= Date.now()) return { status: "busy", note: "due, and held by another run" };
+    return { status: "not_due", at: at.toISOString() };
+  }
   if (row.status === "running") return { status: "busy" };
   return { status: row.status };
 }
