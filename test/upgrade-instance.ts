@@ -24,7 +24,7 @@ const entry = "bench/api-server.ts";
 
 /**
  * The `node` arguments that run release `dir`'s server: the bundle its own bin/bundle.mjs makes
- * (a start without tsx's loader, seconds instead of most of a minute on a busy machine), or the
+ * (a start without tsx's loader: 37-46 s against 80 s through tsx at a load average of 35), or the
  * source through tsx when it makes none, or when `node_modules` is a link (a git worktree sharing
  * another checkout's): the bundle's deep imports of packages then point beside the real folder.
  */
