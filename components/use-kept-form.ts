@@ -12,7 +12,7 @@ type Outcome = { ok: boolean } | null;
  * The form keeps `action` too, for a browser that runs no script.
  */
 export function useKeptForm<S extends Outcome>(
-  action: (previous: S, form: FormData) => Promise<S>,
+  action: (previous: Awaited<S>, form: FormData) => Promise<S>,
   options: { resetOnSuccess?: boolean } = {},
 ) {
   const ref = useRef<HTMLFormElement>(null);
@@ -20,7 +20,7 @@ export function useKeptForm<S extends Outcome>(
     const outcome = await action(previous, form);
     if (options.resetOnSuccess && outcome?.ok) ref.current?.reset();
     return outcome;
-  }, null as S);
+  }, null as Awaited<S>);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
