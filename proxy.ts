@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { checkoutModeOf } from "@/lib/checkout/checkout-mode";
 import { contentSecurityPolicy, pageSecurityHeaders } from "@/lib/checkout/content-security-policy";
-import { badSearchPage, unknownStaffPathPage, unusableSearch, unusableStaffPath } from "@/lib/http/staff-page-input";
+import { searchWithoutUnusable, unknownStaffPathPage, unusableStaffPath } from "@/lib/http/staff-page-input";
 import { log } from "@/lib/log";
 import { negotiateLocale } from "@/lib/i18n/negotiate-locale";
 
@@ -15,8 +15,9 @@ export async function proxy(request: NextRequest) {
   if (needsSignIn(request)) return signInRedirect(request);
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   if (unusableStaffPath(request.nextUrl.pathname)) return plainPage(404, unknownStaffPathPage(nonce), nonce);
-  const unusable = unusableSearch(request.nextUrl.pathname, request.nextUrl.searchParams);
-  if (unusable !== null) return plainPage(400, badSearchPage(request.nextUrl.pathname, unusable, nonce), nonce);
+  // A search no page can use: the same page without it, which says so as for any bad filter (decision 0063).
+  const usable = searchWithoutUnusable(request.nextUrl.pathname, request.nextUrl.searchParams);
+  if (usable !== null) return NextResponse.redirect(new URL(usable, request.url), 303);
   const checkout = request.nextUrl.pathname.startsWith("/checkout/");
   // The customer-facing pages speak the customer's language: checkout and subscription management.
   const hosted = checkout || request.nextUrl.pathname.startsWith("/manage/");
@@ -45,11 +46,8 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-/**
- * A staff page's search (400) or path (404) no page can use, answered before the page streams its
- * 200 (decision 0043).
- */
-function plainPage(status: 400 | 404, html: string, nonce: string): NextResponse {
+/** A staff page's path (404) no page can find, answered before the page streams its 200 (decision 0043). */
+function plainPage(status: 404, html: string, nonce: string): NextResponse {
   const response = new NextResponse(html, {
     status,
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },

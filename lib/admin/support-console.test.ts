@@ -14,7 +14,7 @@ import {
   withLoopbackApi,
   withSubscriptionProviders,
 } from "@/lib/subscriptions/testing/subscription-fixtures";
-import { api, testDb, uniqueName } from "@/test/helpers";
+import { api, createTestBusiness, testDb, uniqueName } from "@/test/helpers";
 import { runSupportCommand, supportConsole } from "./support-console";
 import { searchBusinesses } from "./support-queries";
 
@@ -50,6 +50,12 @@ describe("supportConsole (reads across businesses)", () => {
     const first = await searchBusinesses(testDb(), { q: tag }, 1);
     expect(first).toMatchObject({ data: [{ id: b.business.id }], next: b.business.id });
     expect(await searchBusinesses(testDb(), { q: tag, after: first.next! }, 1)).toMatchObject({ data: [{ id: a.business.id }], next: null });
+  });
+
+  it("shows a business's webhook URL without its user:password (issue 41, item 24)", async () => {
+    const biz = await createTestBusiness({ webhookUrl: "https://hook:s3cret@shop.example.com/hooks" });
+    const found = await searchBusinesses(testDb(), { q: biz.business.id });
+    expect(found.data).toEqual([expect.objectContaining({ webhookUrl: "https://shop.example.com/hooks" })]);
   });
 
   it("finds payments of any business by session id or order id, with their business", async () => {

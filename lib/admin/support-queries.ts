@@ -4,6 +4,7 @@ import { businesses, payments, sessions, subscriptions, webhookEvents, type Busi
 import { paymentView, type PaymentView } from "@/lib/payments/get-payment";
 import { subscriptionView, type SubscriptionView } from "@/lib/subscriptions/subscription-view";
 import { isoMicros } from "@/lib/time";
+import { redactedUrl } from "@/lib/webhooks/redacted-url";
 import { containing } from "@/lib/sql-like";
 
 // The support console's reads: across every business, for service support only (the guard is
@@ -27,6 +28,7 @@ const businessRef = (b: Business): BusinessRef => ({ id: b.id, name: b.name, mod
 export type BusinessSummary = BusinessRef & {
   isDemo: boolean;
   payoutsEnabled: boolean;
+  /** Without a user:password it may carry (sent as Basic auth, never shown). */
   webhookUrl: string | null;
   createdAt: string;
 };
@@ -48,7 +50,7 @@ export async function searchBusinesses(db: Db, query: { q?: string; after?: stri
   return page(
     rows,
     limit,
-    (b) => ({ ...businessRef(b), isDemo: b.isDemo, payoutsEnabled: b.payoutsEnabled, webhookUrl: b.webhookUrl, createdAt: isoMicros(b.createdAt) }),
+    (b) => ({ ...businessRef(b), isDemo: b.isDemo, payoutsEnabled: b.payoutsEnabled, webhookUrl: redactedUrl(b.webhookUrl), createdAt: isoMicros(b.createdAt) }),
     (b) => b.id,
   );
 }

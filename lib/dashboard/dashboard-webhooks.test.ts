@@ -19,6 +19,7 @@ import {
   rotateWebhookTokenAs,
   sendTestWebhookEventAs,
   updateWebhookEndpointAs,
+  urlKeepingCredentials,
 } from "./webhook-actions";
 
 beforeAll(() => {
@@ -85,6 +86,31 @@ describe("webhook settings from the dashboard", () => {
       ok: false,
       error: "webhook_url_not_set",
     });
+  });
+
+  it("a URL's user:password is never sent to the browser, and saving the form as shown keeps it", async () => {
+    const secretUrl = "https://hook:s3cret@shop.example.com/hooks";
+    const biz = await createTestBusiness({ webhookUrl: null, webhookEvents: ["succeeded"] });
+    const owner = staffOf(biz, "owner");
+    const form = (url: string) => ({ business: biz.business.id, url, events: ["succeeded"] });
+    const saved = await updateWebhookEndpointAs(testDb(), owner, form(secretUrl));
+    expect(saved).toMatchObject({ ok: true, data: { url: "https://shop.example.com/hooks" } });
+    expect(JSON.stringify(saved)).not.toContain("s3cret");
+    // The form shows the URL without them; sent back unchanged, the stored credentials stay.
+    expect(await updateWebhookEndpointAs(testDb(), owner, form("https://shop.example.com/hooks"))).toMatchObject({ ok: true });
+    expect((await getWebhookEndpoint(testDb(), biz.business.id)).url).toBe(secretUrl);
+    // Another URL, or new credentials, replace them.
+    await updateWebhookEndpointAs(testDb(), owner, form("https://new:pw@shop.example.com/hooks"));
+    expect((await getWebhookEndpoint(testDb(), biz.business.id)).url).toBe("https://new:pw@shop.example.com/hooks");
+    await updateWebhookEndpointAs(testDb(), owner, form("https://other.example.com/hooks"));
+    expect((await getWebhookEndpoint(testDb(), biz.business.id)).url).toBe("https://other.example.com/hooks");
+  });
+
+  it("urlKeepingCredentials: only the same URL, as shown, keeps the stored credentials", () => {
+    expect(urlKeepingCredentials("https://a.example/x", "https://u:p@a.example/x")).toBe("https://u:p@a.example/x");
+    expect(urlKeepingCredentials("https://a.example/y", "https://u:p@a.example/x")).toBe("https://a.example/y");
+    expect(urlKeepingCredentials("https://a.example/x", "https://a.example/x")).toBe("https://a.example/x");
+    expect(urlKeepingCredentials("not a url", "https://u:p@a.example/x")).toBe("not a url");
   });
 
   it("reveals the token on request and rotates it with the chosen overlap", async () => {

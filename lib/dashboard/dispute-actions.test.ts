@@ -37,7 +37,11 @@ async function disputed(biz: Biz) {
   return (await disputeOf(biz, session_id))!;
 }
 
-const pdf = (bytes = 10) => new File([new Uint8Array(bytes).fill(37)], "receipt.pdf", { type: "application/pdf" });
+const pdf = (bytes = 10) => {
+  const data = new Uint8Array(Math.max(bytes, 8)).fill(37);
+  data.set(Buffer.from("%PDF-1.4"));
+  return new File([data], "receipt.pdf", { type: "application/pdf" });
+};
 
 describe("the dispute pages' data", () => {
   it("lists newest first with a status filter, shows one with its countdown, and puts it on the payment's timeline", async () => {
@@ -150,8 +154,15 @@ describe("answering a dispute from the dashboard", () => {
     expect(await run({ ...base, customer_name: "x".repeat(20_001) })).toMatchObject({ ok: false, error: "validation_failed", fields: { evidence: [expect.stringContaining("customer_name")] } });
     expect(await run({ ...base, customer_name: "a\u0000b" })).toMatchObject({ ok: false, error: "validation_failed" });
     expect(await run({ ...base, receipt: new File(["hi"], "a.exe", { type: "application/x-msdownload" }) })).toMatchObject({ ok: false, fields: { receipt: [expect.stringContaining("PDF")] } });
-    expect(await run({ ...base, receipt: pdf(1024 * 1024 + 1) })).toMatchObject({ ok: false, fields: { receipt: ["must be at most 1 MB"] } });
-    expect(await run({ ...base, receipt: "file_abc" })).toMatchObject({ ok: false, fields: { receipt: ["must be a file"] } });
+    // Checked by content: a program declared as a PDF is refused (issue 41, item 24), the field named.
+    const disguised = new File([Buffer.from("MZ\x90\x00 not a pdf", "latin1")], "receipt.pdf", { type: "application/pdf" });
+    expect(await run({ ...base, receipt: disguised })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The receipt file must be a PDF, PNG, JPEG or GIF file/),
+      fields: { receipt: [expect.stringContaining("content")] },
+    });
+    expect(await run({ ...base, receipt: pdf(1024 * 1024 + 1) })).toMatchObject({ ok: false, message: "The receipt file must be at most 1 MB", fields: { receipt: ["The receipt file must be at most 1 MB"] } });
+    expect(await run({ ...base, uncategorized_file: "file_abc" })).toMatchObject({ ok: false, fields: { uncategorized_file: ["The other evidence file must be a file"] } });
     expect(await run({ ...base, submit: "maybe", customer_name: "Ada" })).toMatchObject({ ok: false, fields: { submit: expect.any(Array) } });
     expect(await run(base)).toMatchObject({ ok: false, fields: { evidence: ["Fill in at least one field to save"] } });
     expect(await run({ ...base, dispute: "dsp_nope", customer_name: "Ada" })).toMatchObject({ ok: false, error: "dispute_not_found" });

@@ -26,14 +26,22 @@ export const maxEvidenceFileBytes = 1024 * 1024;
 
 const disputeId = z.string({ error: "dispute is required" }).regex(/^dsp_[0-9A-Za-z]{1,64}$/, { error: "Unknown dispute" });
 
+/** Each file field as a message names it (the form's labels). */
+export const fileEvidenceLabels: Record<(typeof dashboardFileEvidence)[number], string> = {
+  customer_communication: "The customer communication file",
+  receipt: "The receipt file",
+  uncategorized_file: "The other evidence file",
+};
+
 /** A file input left empty (the browser sends a nameless or "blob" file of 0 bytes) is absent. */
-const evidenceFile = z.preprocess(
-  (v) => (v instanceof Blob && v.size === 0 ? undefined : v),
-  z
-    .instanceof(File, { error: "must be a file" })
-    .refine((f) => f.size <= maxEvidenceFileBytes, { error: "must be at most 1 MB" })
-    .optional(),
-);
+const evidenceFile = (field: (typeof dashboardFileEvidence)[number]) =>
+  z.preprocess(
+    (v) => (v instanceof Blob && v.size === 0 ? undefined : v),
+    z
+      .instanceof(File, { error: `${fileEvidenceLabels[field]} must be a file` })
+      .refine((f) => f.size <= maxEvidenceFileBytes, { error: `${fileEvidenceLabels[field]} must be at most 1 MB` })
+      .optional(),
+  );
 
 /** The form's non-blank text fields (Stripe's names), as the API's `evidence`. */
 function textEvidenceOf(form: Record<string, unknown>): Record<string, string> {
@@ -52,9 +60,9 @@ const evidenceForm = z.preprocess(
     dispute: disputeId,
     submit: z.enum(["true", "false"], { error: "Choose save or submit" }).transform((v) => v === "true"),
     evidence: EvidenceSchema,
-    customer_communication: evidenceFile,
-    receipt: evidenceFile,
-    uncategorized_file: evidenceFile,
+    customer_communication: evidenceFile("customer_communication"),
+    receipt: evidenceFile("receipt"),
+    uncategorized_file: evidenceFile("uncategorized_file"),
   }),
 );
 
@@ -72,7 +80,8 @@ const submitEvidence = staffAction({
         type: file.type,
       }).catch((error: unknown) => {
         // The upload's rule names the form's field, not the API's `file`.
-        if (error instanceof ValidationError && error.fields.file) throw ValidationError.field(field, error.fields.file[0]!);
+        if (error instanceof ValidationError && error.fields.file)
+          throw ValidationError.field(field, `${fileEvidenceLabels[field]} ${error.fields.file[0]!}`);
         throw error;
       });
     }

@@ -43,7 +43,8 @@ describe("payment link actions", () => {
     const staff = staffFor(biz.business.id, "owner");
     const cheap = await createPaymentLinkAs(testDb(), staff, form(biz.business.id, { price: "0.50" }));
     expect(cheap).toMatchObject({ ok: false, error: "validation_failed" });
-    if (!cheap.ok) expect(cheap.fields?.amount?.[0]).toMatch(/at least 100/);
+    // In dollars, not the API's cents (issue 41, item 24).
+    if (!cheap.ok) expect(cheap.fields?.amount?.[0]).toBe("The amount must be at least $1.00");
     const plan = await createPaymentLinkAs(testDb(), staff, form(biz.business.id, { interval: "month", max_quantity: "3" }));
     expect(plan.ok).toBe(false);
     if (!plan.ok) expect(plan.fields?.adjustable_quantity?.[0]).toMatch(/plan/);

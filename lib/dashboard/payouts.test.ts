@@ -153,7 +153,7 @@ describe("runPayoutCommand", () => {
     expect(await run({ intent: "allocate", email: "not-an-email", amount: "5" })).toMatchObject({
       ok: false,
       error: "validation_failed",
-      fields: { email: ["email must be a valid e-mail address"] },
+      fields: { email: ["The e-mail must be a valid e-mail address"] },
     });
     for (const amount of ["", "0", "-5", "1.234", "abc", "12e3", "1000000.01"])
       expect(await run({ intent: "allocate", email: "a@example.com", amount }), amount).toMatchObject({ ok: false, error: "validation_failed" });

@@ -63,6 +63,15 @@ describe("staffAction: the one wrapper of dashboard and support-console writes",
       message: "Too small",
       fields: { amount: ["Too small"] },
     });
+    // The API's cents and field names, in the dashboard's words (issue 41, item 24).
+    const tooMuch = "amount may be at most 1000 cents: the payment is 5500 and 4500 is already refunded";
+    expect(await failing(new BadRequestError("amount_exceeds_refundable", tooMuch))(db, owner, input)).toMatchObject({
+      message: "The amount may be at most $10.00: the payment is $55.00 and $45.00 is already refunded",
+    });
+    expect(await failing(ValidationError.field("amount", "amount must be at least 100"))(db, owner, input)).toMatchObject({
+      message: "The amount must be at least $1.00",
+      fields: { amount: ["The amount must be at least $1.00"] },
+    });
     expect(await failing(new Error("secret detail"))(db, owner, input)).toEqual({
       ok: false,
       error: "internal_error",

@@ -10,6 +10,7 @@ import {
 } from "@/lib/errors";
 import { fieldErrors, unsafeTextField } from "@/lib/http/validation";
 import { houseParse } from "@/lib/http/house-messages";
+import { dashboardFields, dashboardMessage } from "./dashboard-words";
 import { log } from "@/lib/log";
 import type { Staff, StaffAction } from "@/lib/staff/current-staff";
 import { staffMay } from "@/lib/staff/load-staff";
@@ -60,7 +61,9 @@ export function invalid(error: z.ZodError): ActionResult<never> {
   return invalidFields(fieldErrors(error));
 }
 
-function invalidFields(fields: Record<string, string[]>): ActionResult<never> {
+/** Field messages as the answer, in the dashboard's words (dollars, fields named for people). */
+function invalidFields(apiFields: Record<string, string[]>): ActionResult<never> {
+  const fields = dashboardFields(apiFields);
   return { ok: false, error: "validation_failed", message: Object.values(fields).flat().join("; "), fields };
 }
 
@@ -75,7 +78,7 @@ export function failure(error: unknown, context: Record<string, unknown>): Actio
   if (error instanceof PayoutsDisabledError)
     return { ok: false, error: error.code, message: "Payouts are currently disabled. Please enable them in Settings." };
   if (error instanceof InsufficientFundsError) return { ok: false, error: error.code, message: "Insufficient balance" };
-  if (error instanceof DomainError) return { ok: false, error: error.code, message: error.message };
+  if (error instanceof DomainError) return { ok: false, error: error.code, message: dashboardMessage(error.message) };
   log.error("staff action failed", { ...context, error });
   return { ok: false, error: "internal_error", message: "Something went wrong; nothing was changed. Try again." };
 }

@@ -4,7 +4,8 @@ import { earliestDay, instantInRange, latestDay } from "@/lib/http/instant-param
 import { getWebhookEventView } from "@/lib/webhooks/list-webhook-events";
 import { resendFailedWebhookEvents, resendWebhookEvent } from "@/lib/webhooks/resend-webhook-events";
 import { sendTestWebhookEvent } from "@/lib/webhooks/send-test-webhook-event";
-import { updateWebhookEndpoint, type WebhookEndpointView } from "@/lib/webhooks/webhook-endpoint";
+import { redactedUrl } from "@/lib/webhooks/redacted-url";
+import { getWebhookEndpoint, updateWebhookEndpoint, type WebhookEndpointView } from "@/lib/webhooks/webhook-endpoint";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { pauseWebhookEndpoint, resumeWebhookEndpoint } from "@/lib/webhooks/pause-webhook-endpoint";
 import { maxRotationOverlapSeconds, revealWebhookToken, rotateWebhookToken } from "@/lib/webhooks/webhook-token";
@@ -51,16 +52,34 @@ const sinceSchema = z.object({
 
 const testSchema = z.object({ business: businessIdField, type: z.enum(webhookEventTypes, { error: "Unknown event kind" }) });
 
+/**
+ * The URL to store for what the form sent. The form shows a URL's user:password (sent as Basic
+ * auth) never: it shows the URL without them, and the same URL sent back keeps the stored ones.
+ * A URL typed with its own credentials, or another URL, replaces them.
+ */
+export function urlKeepingCredentials(typed: string, stored: string | null): string {
+  if (!stored || redactedUrl(stored) === stored) return typed;
+  let same = false;
+  try {
+    same = new URL(typed).toString() === redactedUrl(stored);
+  } catch {
+    same = false;
+  }
+  return same ? stored : typed;
+}
+
 /** Set the URL (empty: stop sending) and the enabled event kinds, with `business create`'s URL rules. */
 export const updateWebhookEndpointAs = staffAction<typeof endpointSchema, WebhookEndpointView>({
   permission: "webhooks",
   schema: endpointSchema,
   run: async ({ db, businessId, input: form }) => {
-    const url = form.url.trim();
-    const updated = await updateWebhookEndpoint(db, businessId, { url: url === "" ? null : url, events: form.events });
+    const typed = form.url.trim();
+    const url = typed === "" ? null : urlKeepingCredentials(typed, (await getWebhookEndpoint(db, businessId)).url);
+    const updated = await updateWebhookEndpoint(db, businessId, { url, events: form.events });
     return {
       message: updated.url ? "Webhook settings saved." : "Webhook settings saved. No URL is set: new events are recorded as skipped.",
-      data: updated,
+      // The answer goes to the browser: the URL without its credentials, as the page shows it.
+      data: { ...updated, url: redactedUrl(updated.url) },
     };
   },
 });

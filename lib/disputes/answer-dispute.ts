@@ -16,6 +16,7 @@ import {
 import { applyDisputeState } from "./apply-dispute-state";
 import type { EvidenceRequest } from "./dispute-schemas";
 import { answerableStatuses, disputeView } from "./dispute-view";
+import { evidenceFileTypeOf } from "./evidence-file-type";
 import { findDispute } from "./get-dispute";
 
 /**
@@ -161,7 +162,9 @@ export async function uploadEvidenceFile(
 ): Promise<string> {
   const dispute = await findDispute(db, businessId, disputeId);
   requireAnswerable(dispute);
-  if (!["application/pdf", "image/png", "image/jpeg", "image/gif"].includes(file.type))
-    throw ValidationError.field("file", "Evidence files are PDF, PNG, JPEG or GIF");
-  return uploadStripeEvidenceFile(await stripeOf(db, businessId), file);
+  // By its content: a renamed program declared as application/pdf is refused; a PDF the browser
+  // typed as application/octet-stream is taken, and sent as what it is.
+  const type = evidenceFileTypeOf(file.data);
+  if (!type) throw ValidationError.field("file", "must be a PDF, PNG, JPEG or GIF file (its content is none of them, whatever its name says)");
+  return uploadStripeEvidenceFile(await stripeOf(db, businessId), { ...file, type });
 }

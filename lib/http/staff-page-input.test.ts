@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { badSearchPage, unknownStaffPathPage, unusableSearch, unusableStaffPath } from "./staff-page-input";
+import { searchWithoutUnusable, unknownStaffPathPage, unusableSearch, unusableStaffPath } from "./staff-page-input";
+import { unusableSearchNotice } from "./unusable-search-notice";
 
 describe("unusableSearch: staff pages' search parameters no page can use", () => {
   it("names the parameter holding a NUL or an unpaired surrogate, on staff pages only", () => {
@@ -10,14 +11,33 @@ describe("unusableSearch: staff pages' search parameters no page can use", () =>
     expect(unusableSearch("/checkout/cs_1", new URLSearchParams("q=%00"))).toBeNull();
     expect(unusableSearch("/dashboards", new URLSearchParams("q=%00"))).toBeNull();
   });
+});
 
-  it("answers a page that says what was wrong and leads back, escaping what it shows", () => {
-    const html = badSearchPage("/admin/payments", "q", "n0nce");
-    expect(html).toContain("Search not understood");
-    expect(html).toContain('href="/admin/payments"');
-    expect(html).toContain('<style nonce="n0nce">');
-    expect(badSearchPage("/dashboard", "<b>\u0000", "n")).not.toContain("<b>");
-    expect(badSearchPage("/dashboard", "<b>", "n")).toContain("&lt;b&gt;");
+describe("searchWithoutUnusable: a NUL in a search answered inside the dashboard (issue 41, item 24)", () => {
+  it("sends the page back to itself with the usable parameters, naming the others", () => {
+    const target = searchWithoutUnusable("/dashboard/payments", new URLSearchParams("status=succeeded&q=a%00b"));
+    expect(target).not.toBeNull();
+    const url = new URL(target!, "https://kassa.test");
+    expect(url.pathname).toBe("/dashboard/payments");
+    expect(url.searchParams.get("status")).toBe("succeeded");
+    expect(url.searchParams.has("q")).toBe(false);
+    expect(url.searchParams.get("unusable")).toBe("q");
+    // Where it leads is itself usable: no second redirect.
+    expect(searchWithoutUnusable(url.pathname, url.searchParams)).toBeNull();
+  });
+
+  it("names a parameter whose name is unusable without repeating it, and ignores a forged notice", () => {
+    const target = searchWithoutUnusable("/admin", new URLSearchParams([["a\u0000", "1"], ["unusable", "x\u0000"]]));
+    expect(new URL(target!, "https://kassa.test").searchParams.get("unusable")).toBe("a parameter");
+    expect(searchWithoutUnusable("/dashboard/payments", new URLSearchParams("q=fine"))).toBeNull();
+    expect(searchWithoutUnusable("/checkout/cs_1", new URLSearchParams("q=%00"))).toBeNull();
+  });
+
+  it("the page says which filters were ignored, as for any filter it cannot use", () => {
+    expect(unusableSearchNotice("q")).toMatch(/^Some filters were ignored: the filter "q" held a NUL character/);
+    expect(unusableSearchNotice("q,status")).toContain('the filters "q", "status"');
+    expect(unusableSearchNotice(null)).toBeNull();
+    expect(unusableSearchNotice("")).toBeNull();
   });
 });
 

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { requireStaff } from "@/lib/staff/current-staff";
 import { DashboardFrame, FrameBody } from "../dashboard/_components/dashboard-frame";
 import { signOutAction } from "../dashboard/actions";
+import { UnusableSearchNotice } from "../dashboard/_components/unusable-search-notice";
 import { AdminNav } from "./_components/admin-nav";
 import "../dashboard/dashboard.css";
 
@@ -39,7 +40,12 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         </div>
       </header>
       {staff.isAdmin ? (
-        <FrameBody nav={<AdminNav />}>{children}</FrameBody>
+        <FrameBody nav={<AdminNav />}>
+          <Suspense fallback={null}>
+            <UnusableSearchNotice />
+          </Suspense>
+          {children}
+        </FrameBody>
       ) : (
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-xl px-4 py-10 focus:outline-none">
           <Card role="alert">

@@ -1,11 +1,12 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import type { Staff } from "@/lib/staff/current-staff";
 import { signOutAction } from "../actions";
 import { BusinessSwitcher } from "./business-switcher";
 import { FrameBody } from "./dashboard-frame";
 import { DashboardNav, PhoneMenu } from "./dashboard-nav";
+import { UnusableSearchNotice } from "./unusable-search-notice";
 
 /** Header (business switcher, who is signed in, sign out), the navigation and the page. */
 export function DashboardShell({ staff, children }: { staff: Staff; children: ReactNode }) {
@@ -36,7 +37,12 @@ export function DashboardShell({ staff, children }: { staff: Staff; children: Re
           </div>
         </div>
       </header>
-      <FrameBody nav={<DashboardNav />}>{children}</FrameBody>
+      <FrameBody nav={<DashboardNav />}>
+        <Suspense fallback={null}>
+          <UnusableSearchNotice />
+        </Suspense>
+        {children}
+      </FrameBody>
     </div>
   );
 }

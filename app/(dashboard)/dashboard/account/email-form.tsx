@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { ActionOutcome } from "../_components/action-outcome";
@@ -8,7 +8,7 @@ import { requestEmailChangeAction } from "./actions";
 
 /** New e-mail, current password and, with two-factor sign-in on, a code (decision 0052). */
 export function EmailForm({ askCode }: { askCode: boolean }) {
-  const [result, request, requesting] = useActionState(requestEmailChangeAction, null);
+  const { result, pending: requesting, form } = useKeptForm(requestEmailChangeAction);
   const errorOf = (name: string) => (result && !result.ok ? result.fields?.[name]?.join(", ") : undefined);
   const fields = [
     { name: "email", label: "New e-mail", type: "email", autoComplete: "email" },
@@ -16,7 +16,7 @@ export function EmailForm({ askCode }: { askCode: boolean }) {
     ...(askCode ? [{ name: "code", label: "Code from your authenticator app (or a recovery code)", type: "text", autoComplete: "one-time-code" }] : []),
   ];
   return (
-    <form action={request} className="grid max-w-md gap-4">
+    <form {...form} className="grid max-w-md gap-4">
       {fields.map((f) => {
         const error = errorOf(f.name);
         return (

@@ -1,6 +1,7 @@
 "use client";
 
 import { createContext, useActionState, useContext } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
@@ -113,10 +114,10 @@ const columns: DataTableColumn<ApiKeyView>[] = [
 
 /** The create form and the keys table (prefix and status only; a key in clear only right after create or roll). */
 export function ApiKeysManager({ keys, businessId, overlaps }: { keys: ApiKeyView[]; businessId: string; overlaps: OverlapChoice[] }) {
-  const [created, create, creating] = useActionState(createApiKeyAction, null);
+  const { result: created, pending: creating, form: createForm } = useKeptForm(createApiKeyAction, { resetOnSuccess: true });
   return (
     <div className="grid gap-6">
-      <form action={create} className="grid gap-3 sm:grid-cols-[10rem_1fr_auto] sm:items-end" aria-label="Create an API key">
+      <form {...createForm} className="grid gap-3 sm:grid-cols-[10rem_1fr_auto] sm:items-end" aria-label="Create an API key">
         <input type="hidden" name="business" value={businessId} />
         <div className="grid gap-1.5">
           <Label htmlFor="kind">Kind</Label>

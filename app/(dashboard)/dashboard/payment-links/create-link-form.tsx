@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
@@ -29,14 +29,15 @@ function Field({ id, label, children, error, hint }: { id: string; label: string
 
 /** One item (or a plan), and the optional rules; checked by the API's own rules on the server. */
 export function CreateLinkForm({ businessId }: { businessId: string }) {
-  const [result, create, creating] = useActionState(createPaymentLinkAction, null);
+  // A refused link keeps its ten fields as typed; a made one empties the form for the next.
+  const { result, pending: creating, form } = useKeptForm(createPaymentLinkAction, { resetOnSuccess: true });
   const fields = result && !result.ok ? result.fields : undefined;
   const err = (...names: string[]) => {
     const found = names.flatMap((n) => Object.entries(fields ?? {}).filter(([k]) => k === n || k.startsWith(`${n}.`) || k.startsWith(`items.0.${n}`)).flatMap(([, v]) => v));
     return found.length ? found : undefined;
   };
   return (
-    <form action={create} className="grid gap-4" aria-label="Create a payment link">
+    <form {...form} className="grid gap-4" aria-label="Create a payment link">
       <input type="hidden" name="business" value={businessId} />
       <div className="grid gap-3 sm:grid-cols-3">
         <Field id="link-name" label="Item name" error={err("name", "items")}>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { ActionOutcome } from "../_components/action-outcome";
@@ -8,10 +8,10 @@ import { saveApprovalThresholdAction } from "./actions";
 
 /** The four-eyes threshold in dollars; empty: none. */
 export function ApprovalThresholdForm({ businessId, threshold }: { businessId: string; threshold: string }) {
-  const [result, save, saving] = useActionState(saveApprovalThresholdAction, null);
+  const { result, pending: saving, form } = useKeptForm(saveApprovalThresholdAction);
   const fieldError = result && !result.ok ? result.fields?.threshold?.join(", ") : undefined;
   return (
-    <form action={save} className="grid gap-3 sm:grid-cols-[16rem_auto] sm:items-end">
+    <form {...form} className="grid gap-3 sm:grid-cols-[16rem_auto] sm:items-end">
       <input type="hidden" name="business" value={businessId} />
       <div className="grid gap-1.5">
         <Label htmlFor="approval-threshold">Threshold (USD)</Label>

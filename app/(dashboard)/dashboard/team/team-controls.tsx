@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
@@ -10,10 +11,10 @@ import { changeMemberRoleAction, inviteStaffAction, removeMemberAction, resendIn
 
 /** Invite by e-mail with a role. */
 export function InviteForm({ businessId }: { businessId: string }) {
-  const [result, invite, inviting] = useActionState(inviteStaffAction, null);
+  const { result, pending: inviting, form: inviteForm } = useKeptForm(inviteStaffAction, { resetOnSuccess: true });
   const fieldError = (name: string) => (result && !result.ok ? result.fields?.[name]?.join(", ") : undefined);
   return (
-    <form action={invite} className="grid gap-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+    <form {...inviteForm} className="grid gap-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
       <input type="hidden" name="business" value={businessId} />
       <div className="grid gap-1.5">
         <Label htmlFor="invite-email">E-mail</Label>

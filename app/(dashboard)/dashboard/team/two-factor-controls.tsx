@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
@@ -10,9 +11,9 @@ import { requireTwoFactorAction, resetMemberTwoFactorAction } from "./actions";
 
 /** The business setting "require two-factor sign-in for all staff" (owners only; decision 0048). */
 export function RequireTwoFactorForm({ businessId, required, owner }: { businessId: string; required: boolean; owner: boolean }) {
-  const [result, save, saving] = useActionState(requireTwoFactorAction, null);
+  const { result, pending: saving, form } = useKeptForm(requireTwoFactorAction);
   return (
-    <form action={save} className="grid max-w-md gap-3">
+    <form {...form} className="grid max-w-md gap-3">
       <input type="hidden" name="business" value={businessId} />
       <div className="grid gap-1.5">
         <Label htmlFor="require-two-factor">Two-factor sign-in for every member</Label>

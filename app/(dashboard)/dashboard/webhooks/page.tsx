@@ -6,12 +6,14 @@ import { Label } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
 import { Select } from "@/components/ui/select";
 import { webhookEventStatuses, webhookEventTypes } from "@/db/schema";
+import { webhookLogEmptyText } from "@/lib/dashboard/empty-states";
 import { formatDateTime, type StatusTone } from "@/lib/dashboard/format";
 import { previousCursor } from "@/lib/dashboard/previous-cursor";
 import { resendSinceDefault, tokenOverlapChoices } from "@/lib/dashboard/webhook-actions";
 import { getDb } from "@/lib/db";
 import { requireStaffFor } from "@/lib/staff/current-staff";
 import { listWebhookEvents } from "@/lib/webhooks/list-webhook-events";
+import { redactedUrl } from "@/lib/webhooks/redacted-url";
 import type { WebhookEventView } from "@/lib/webhooks/webhook-event-view";
 import { getWebhookEndpoint } from "@/lib/webhooks/webhook-endpoint";
 import { previousTokenValidUntil } from "@/lib/webhooks/webhook-token";
@@ -119,7 +121,13 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           <CardDescription>Where Kassa sends events about your payments and subscriptions, and which kinds.</CardDescription>
         </CardHeader>
         <CardContent>
-          <EndpointForm businessId={staff.businessId} url={endpoint.url} enabled={endpoint.events} kinds={webhookEventTypes} />
+          <EndpointForm
+            businessId={staff.businessId}
+            url={redactedUrl(endpoint.url)}
+            credentialsKept={endpoint.url !== redactedUrl(endpoint.url)}
+            enabled={endpoint.events}
+            kinds={webhookEventTypes}
+          />
           <div id="endpoint-state" className="mt-6 grid gap-2 border-t pt-4" data-testid="webhook-endpoint-state">
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <span className="font-medium">State</span>
@@ -191,7 +199,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           </form>
           {log.data.length === 0 ? (
             <p className="py-8 text-center text-sm text-muted-foreground">
-              {status ? `No ${status} events.` : "No events yet. Send a test event to see a delivery here."}
+              {webhookLogEmptyText({ status, endpointSet: Boolean(endpoint.url) })}
             </p>
           ) : (
             <ul className="grid gap-2" aria-label="Webhook events">

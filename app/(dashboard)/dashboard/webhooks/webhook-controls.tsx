@@ -2,6 +2,7 @@
 
 import { Eye } from "lucide-react";
 import { useActionState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
@@ -19,12 +20,27 @@ import {
   updateWebhookEndpointAction,
 } from "./actions";
 
-/** URL and enabled event kinds. */
-export function EndpointForm({ businessId, url, enabled, kinds }: { businessId: string; url: string | null; enabled: string[]; kinds: readonly string[] }) {
-  const [result, save, saving] = useActionState(updateWebhookEndpointAction, null);
+/**
+ * URL and enabled event kinds. The URL is shown without a user:password it may carry (sent as
+ * Basic auth, never shown): saved unchanged, the stored ones are kept.
+ */
+export function EndpointForm({
+  businessId,
+  url,
+  credentialsKept,
+  enabled,
+  kinds,
+}: {
+  businessId: string;
+  url: string | null;
+  credentialsKept: boolean;
+  enabled: string[];
+  kinds: readonly string[];
+}) {
+  const { result, pending: saving, form } = useKeptForm(updateWebhookEndpointAction);
   const fieldError = (name: string) => (result && !result.ok ? result.fields?.[name]?.join(", ") : undefined);
   return (
-    <form action={save} className="grid gap-4">
+    <form {...form} className="grid gap-4">
       <input type="hidden" name="business" value={businessId} />
       <div className="grid gap-1.5">
         <Label htmlFor="webhook-url">Endpoint URL</Label>
@@ -40,7 +56,8 @@ export function EndpointForm({ businessId, url, enabled, kinds }: { businessId: 
           aria-invalid={fieldError("url") ? true : undefined}
         />
         <p id="webhook-url-help" className="text-sm text-muted-foreground">
-          {fieldError("url") ?? "Leave empty to stop sending: new events are then recorded as skipped."}
+          {fieldError("url") ??
+            `${credentialsKept ? "The URL's user name and password are kept and not shown; type the URL with new ones to replace them. " : ""}Leave empty to stop sending: new events are then recorded as skipped.`}
         </p>
       </div>
       <fieldset className="grid gap-2">

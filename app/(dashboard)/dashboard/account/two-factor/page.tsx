@@ -32,7 +32,7 @@ export default async function TwoFactorPage() {
               </CardDescription>
             </CardHeader>
             <CardContent>
-              <RecoveryCodesForm />
+              <RecoveryCodesForm account={staff.email} />
             </CardContent>
           </Card>
           <Card>
@@ -58,7 +58,7 @@ export default async function TwoFactorPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <TwoFactorSetUp />
+            <TwoFactorSetUp account={staff.email} />
           </CardContent>
         </Card>
       )}

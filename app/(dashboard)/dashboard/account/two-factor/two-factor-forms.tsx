@@ -1,8 +1,10 @@
 "use client";
 
+import { Check, Copy, Download } from "lucide-react";
 import { useActionState, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
+import { recoveryCodesFile } from "@/lib/dashboard/recovery-codes-file";
 import type { ActionState } from "@/lib/dashboard/staff-action";
 import type { TwoFactorEnrollment } from "@/lib/dashboard/two-factor-actions";
 import { ActionOutcome } from "../../_components/action-outcome";
@@ -17,8 +19,20 @@ function CodeField({ id, label }: { id: string; label: string }) {
   );
 }
 
-/** The ten recovery codes, shown once. */
-function RecoveryCodes({ codes }: { codes: string[] }) {
+/** The ten recovery codes, shown once, with Copy and Download (a text file; no request is made). */
+function RecoveryCodes({ codes, account }: { codes: string[]; account: string }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  // Made once, when the codes arrive: the file's date is the day they were made.
+  const [file] = useState(() => recoveryCodesFile(codes, account, new Date()));
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(file.text);
+      setCopied(true);
+    } catch {
+      // No clipboard (an insecure origin): the list can still be selected, or the file downloaded.
+      setCopied(false);
+    }
+  };
   return (
     <div className="grid gap-2">
       <p className="text-sm font-medium">Recovery codes (each works once; shown only now):</p>
@@ -27,12 +41,27 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
           <li key={c}>{c}</li>
         ))}
       </ul>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="outline" onClick={copy}>
+          {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+          {copied ? "Copied" : "Copy codes"}
+        </Button>
+        <Button asChild variant="outline">
+          <a href={file.href} download={file.name}>
+            <Download aria-hidden /> Download codes
+          </a>
+        </Button>
+      </div>
+      <p className="text-sm text-muted-foreground" aria-live="polite">
+        {copied === true ? "Copied to the clipboard. " : copied === false ? "This browser did not allow copying: select the codes, or download them. " : ""}
+        Keep them where you keep your password, not on this device alone.
+      </p>
     </div>
   );
 }
 
 /** Start → scan the QR (or type the secret) → confirm with a code → the recovery codes. */
-export function TwoFactorSetUp() {
+export function TwoFactorSetUp({ account }: { account: string }) {
   const [enrollment, setEnrollment] = useState<ActionState<TwoFactorEnrollment>>(null);
   const [starting, start] = useTransition();
   const [confirmed, confirm, confirming] = useActionState(confirmTwoFactorAction, null);
@@ -40,7 +69,7 @@ export function TwoFactorSetUp() {
     return (
       <div className="grid max-w-md gap-4">
         <ActionOutcome result={confirmed} />
-        <RecoveryCodes codes={confirmed.data.recoveryCodes} />
+        <RecoveryCodes codes={confirmed.data.recoveryCodes} account={account} />
         <p>
           <a href="/dashboard" className="text-sm underline underline-offset-4">
             Continue to the dashboard
@@ -80,7 +109,8 @@ export function TwoFactorSetUp() {
   );
 }
 
-export function RecoveryCodesForm() {
+/** New recovery codes (a code from the app asked), shown once. */
+export function RecoveryCodesForm({ account }: { account: string }) {
   const [result, regenerate, pending] = useActionState(regenerateRecoveryCodesAction, null);
   return (
     <form action={regenerate} className="grid max-w-md gap-4">
@@ -91,7 +121,7 @@ export function RecoveryCodesForm() {
         </Button>
       </div>
       <ActionOutcome result={result} />
-      {result?.ok && result.data && <RecoveryCodes codes={result.data.recoveryCodes} />}
+      {result?.ok && result.data && <RecoveryCodes key={result.data.recoveryCodes[0]} codes={result.data.recoveryCodes} account={account} />}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useState } from "react";
+import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { fieldClasses, Input, Label } from "@/components/ui/input";
@@ -34,10 +35,12 @@ export function DisputeForms({
   staged: Record<string, string>;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const [result, act, pending] = useActionState<ActionState, FormData>((previous, form) => {
+  // A refused save keeps the evidence as typed (and the files chosen).
+  const { result, pending, form: evidenceForm } = useKeptForm<ActionState>((previous, form) => {
     setConfirming(false);
     return form.get("op") === "accept" ? acceptDisputeAction(previous, form) : disputeEvidenceAction(previous, form);
-  }, null);
+  });
+  const act = evidenceForm.action;
   const invalid = (name: string) => (result && !result.ok && result.fields?.[name] ? true : undefined);
   const hidden = (
     <>
@@ -48,7 +51,7 @@ export function DisputeForms({
 
   return (
     <div className="grid gap-4">
-      <form id="evidence-form" action={act} className="grid gap-4" aria-label="Evidence">
+      <form id="evidence-form" {...evidenceForm} className="grid gap-4" aria-label="Evidence">
         {hidden}
         {textFields.map((f) => (
           <div key={f.name} className="grid gap-1.5">

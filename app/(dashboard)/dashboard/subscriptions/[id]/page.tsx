@@ -62,7 +62,8 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
           <CardHeader>
             <CardTitle>Cancel or resume</CardTitle>
             <CardDescription>
-              Recorded as <code>{staff.role === "admin" ? "admin" : "manager"}</code> in <code>canceled_by</code> / <code>cancel_requested_by</code>.
+              Recorded as <code>{staff.role === "admin" ? "admin" : "manager"}</code> in &ldquo;Canceled by&rdquo; (or &ldquo;Cancellation requested by&rdquo;
+              for a cancellation at the period&apos;s end).
             </CardDescription>
           </CardHeader>
           <CardContent>
