@@ -41,6 +41,8 @@ export const auditActions = [
   "payout_balance.transfer",
   "payout.allocate",
   "payout_approval.request",
+  "payout_approval.approve",
+  "payout_approval.reject",
   "payout_withdrawal.complete",
   "payout_withdrawal.reject",
   "payout_user.deactivate",
