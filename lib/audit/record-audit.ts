@@ -12,7 +12,7 @@ export type AuditRecord = {
   target: AuditTarget;
   /** The fields that changed, before and after; `{}` when the action says it all. */
   changes?: AuditChanges;
-  /** Only where the caller knows better than the context (tests). */
+  /** Only where the caller knows better than the context (tests; a member joining by an invitation's link). */
   actor?: AuditActor;
 };
 
@@ -41,6 +41,8 @@ export const auditActions = [
   "payout_balance.transfer",
   "payout.allocate",
   "payout_approval.request",
+  "payout_approval.approve",
+  "payout_approval.reject",
   "payout_withdrawal.complete",
   "payout_withdrawal.reject",
   "payout_user.deactivate",
@@ -48,6 +50,9 @@ export const auditActions = [
   "payout_user.rotate_hash",
   "support.open_business",
   "member.invite",
+  "member.invite_resend",
+  "member.invite_revoke",
+  "member.join",
   "member.role_change",
   "member.remove",
   "member.two_factor_enable",

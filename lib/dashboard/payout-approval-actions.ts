@@ -1,14 +1,7 @@
 import type { Db } from "@/db/client";
 import { formatMoney } from "@/lib/money";
-import {
-  approvalThresholdOf,
-  decidePayoutApproval,
-  needsApproval,
-  requestAllocationApproval,
-  requestWithdrawalApproval,
-  setApprovalThreshold,
-  type ApprovalStaff,
-} from "@/lib/payouts/payout-approvals";
+import { fourEyesWindowHours } from "@/lib/payouts/four-eyes-window";
+import { allocateUnderFourEyes, completeUnderFourEyes, decidePayoutApproval, setApprovalThreshold, type ApprovalStaff } from "@/lib/payouts/payout-approvals";
 import type { Staff } from "@/lib/staff/current-staff";
 import { withMoney } from "./parse-money";
 import { staffAction } from "./staff-action";
@@ -18,36 +11,32 @@ type Done = { message: string };
 
 const approvalStaff = (staff: Staff): ApprovalStaff => ({ userId: staff.userId, email: staff.email, actor: staff.isAdmin ? "support" : "merchant" });
 
-type Operation =
-  | { kind: "allocate"; email: string; amount: number }
-  | { kind: "complete_withdrawal"; withdrawalId: string; settlementReference?: string | null };
+/** The rule, in words, for the dashboard's messages (decisions 0044b, 0061). */
+export function fourEyesRule(threshold: number): string {
+  return `Allocations to one payee, or withdrawal approvals for one payee, that come to more than ${formatMoney(threshold)} within ${fourEyesWindowHours} hours (each new one included) need a second staff member's approval.`;
+}
+
+const waitingMessage = (what: string, outcome: { windowTotal: number; threshold: number }) =>
+  `${what} brings this payee's total for the last ${fourEyesWindowHours} hours to ${formatMoney(outcome.windowTotal)}, above the ${formatMoney(outcome.threshold)} threshold: it waits for another staff member's approval (listed under Approvals).`;
 
 /**
- * Four eyes (decision 0044b): when the business set a threshold and the operation's amount is
- * above it, records a request for a second staff member and answers what happened; null when
- * the operation may run at once. Withdrawal amounts are read from the withdrawal.
+ * A dashboard allocation under four eyes (decisions 0044b, 0061): run at once, or recorded as a
+ * request for a second staff member when the payee's total in the window passes the threshold.
  */
-export async function askSecondApproval(db: Db, staff: Staff, operation: Operation): Promise<Done | null> {
-  const threshold = await approvalThresholdOf(db, staff.businessId);
-  if (threshold === null) return null;
-  if (operation.kind === "allocate") {
-    if (!needsApproval(threshold, operation.amount)) return null;
-    await requestAllocationApproval(db, { businessId: staff.businessId, email: operation.email, amount: operation.amount, requester: approvalStaff(staff) });
-    return {
-      message: `Allocating ${formatMoney(operation.amount)} to ${operation.email} is above ${formatMoney(threshold)}: it waits for another staff member's approval (listed under Approvals). Nothing moved yet.`,
-    };
-  }
-  const request = await requestWithdrawalApproval(db, {
-    businessId: staff.businessId,
-    withdrawalId: operation.withdrawalId,
-    settlementReference: operation.settlementReference,
-    requester: approvalStaff(staff),
-    threshold,
-  });
-  if (!request) return null;
+export async function allocateAs(db: Db, staff: Staff, input: { email: string; amount: number }): Promise<Done> {
+  const outcome = await allocateUnderFourEyes(db, { businessId: staff.businessId, ...input, requester: approvalStaff(staff) });
+  if ("waiting" in outcome) return { message: `${waitingMessage(`Allocating ${formatMoney(input.amount)} to ${input.email}`, outcome)} Nothing moved yet.` };
+  const created = outcome.ran;
   return {
-    message: `This withdrawal of ${formatMoney(request.amount)} is above ${formatMoney(threshold)}: its approval waits for another staff member (listed under Approvals). It is still pending.`,
+    message: `Allocated ${formatMoney(input.amount)} to ${input.email}${created.createdUser ? " (new payout user)" : ""}; their balance is ${formatMoney(created.balance)}. Their payout hash, to reach their balance and withdraw: ${created.hash}`,
   };
+}
+
+/** A dashboard withdrawal approval under four eyes, as allocateAs. */
+export async function completeWithdrawalAs(db: Db, staff: Staff, input: { withdrawalId: string; settlementReference?: string | null }): Promise<Done> {
+  const outcome = await completeUnderFourEyes(db, { businessId: staff.businessId, ...input, requester: approvalStaff(staff) });
+  if ("waiting" in outcome) return { message: `${waitingMessage(`This withdrawal of ${formatMoney(outcome.waiting.amount)}`, outcome)} It is still pending.` };
+  return { message: `Withdrawal of ${formatMoney(Number(outcome.ran.amount))} approved: marked as paid out.` };
 }
 
 /** Approves or rejects a request of another staff member. */
@@ -73,7 +62,7 @@ export const saveApprovalThresholdAs = staffAction({
       message:
         input.threshold === null
           ? "No threshold: allocations and withdrawal approvals run at once."
-          : `Allocations and withdrawal approvals above ${formatMoney(input.threshold)} now need a second staff member's approval.`,
+          : `${fourEyesRule(input.threshold)} The one who asked never approves.`,
     };
   },
 });

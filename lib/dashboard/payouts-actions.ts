@@ -1,29 +1,19 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { businesses } from "@/db/schema";
-import { NotFoundError } from "@/lib/errors";
 import { setPayoutsEnabled } from "@/lib/businesses/set-payouts-enabled";
 import { transferToPayoutBalance } from "@/lib/ledger/transfer-to-payout-balance";
 import { formatMoney } from "@/lib/money";
-import { createPayout } from "@/lib/payouts/create-payout";
 import { createPayoutSchema, settleSchema } from "@/lib/payouts/payout-input";
 import { deactivatePayoutUser, reactivatePayoutUser } from "@/lib/payouts/set-payout-user-status";
-import { completeWithdrawal, rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
+import { rejectWithdrawal } from "@/lib/payouts/settle-withdrawal";
 import type { Staff } from "@/lib/staff/current-staff";
 import { withMoney } from "./parse-money";
-import { askSecondApproval, decideApprovalCommand } from "./payout-approval-actions";
+import { allocateAs, completeWithdrawalAs, decideApprovalCommand } from "./payout-approval-actions";
 import { staffAction, type ActionResult, type StaffActionRunner } from "./staff-action";
 
 const id = (prefix: string, what: string) => z.string({ error: `${what} is required` }).regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), { error: `Unknown ${what}` });
 /** A blank text field is absent; anything else meets the API's rule for it. */
 const blankIsAbsent = <T extends z.ZodType>(rule: T) => z.preprocess((v) => (typeof v === "string" && !v.trim() ? undefined : v), rule);
-
-async function getBusiness(db: Db, businessId: string) {
-  const [business] = await db.select().from(businesses).where(eq(businesses.id, businessId));
-  if (!business) throw new NotFoundError("business_not_found", "No such business");
-  return business;
-}
 
 const actorOf = (staff: Staff) => (staff.isAdmin ? "support" : "merchant");
 
@@ -55,14 +45,7 @@ const transfer = staffAction({
 const allocate = staffAction({
   permission: "payouts",
   schema: withMoney({ email: z.string({ error: "email is required" }) }, { amount: { what: "amount" } }).pipe(createPayoutSchema),
-  run: async ({ db, staff, businessId, input }) => {
-    const waiting = await askSecondApproval(db, staff, { kind: "allocate", ...input });
-    if (waiting) return waiting;
-    const created = await createPayout(db, await getBusiness(db, businessId), input);
-    return {
-      message: `Allocated ${formatMoney(input.amount)} to ${input.email}${created.createdUser ? " (new payout user)" : ""}; their balance is ${formatMoney(created.balance)}. Their payout hash, to reach their balance and withdraw: ${created.hash}`,
-    };
-  },
+  run: ({ db, staff, input }) => allocateAs(db, staff, input),
 });
 
 const withdrawal = id("wd", "withdrawal");
@@ -70,12 +53,7 @@ const withdrawal = id("wd", "withdrawal");
 const complete = staffAction({
   permission: "payouts",
   schema: z.object({ withdrawal_id: withdrawal, settlement_reference: blankIsAbsent(settleSchema.shape.settlement_reference) }),
-  run: async ({ db, staff, businessId, input }) => {
-    const waiting = await askSecondApproval(db, staff, { kind: "complete_withdrawal", withdrawalId: input.withdrawal_id, settlementReference: input.settlement_reference });
-    if (waiting) return waiting;
-    const settled = await completeWithdrawal(db, { businessId, withdrawalId: input.withdrawal_id }, { settlementReference: input.settlement_reference ?? undefined }, actorOf(staff));
-    return { message: `Withdrawal of ${formatMoney(Number(settled.amount))} approved: marked as paid out.` };
-  },
+  run: ({ db, staff, input }) => completeWithdrawalAs(db, staff, { withdrawalId: input.withdrawal_id, settlementReference: input.settlement_reference }),
 });
 
 const reject = staffAction({

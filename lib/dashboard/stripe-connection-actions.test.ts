@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { paymentsBusiness, withSandboxProviders } from "@/lib/payments/testing/payment-fixtures";
 import { readProviderConfig } from "@/lib/providers/provider-config";
 import { getStripeConnection, keyHint, liveStripeConnection } from "@/lib/providers/stripe/get-stripe-connection";
@@ -40,6 +41,13 @@ describe("Settings → Stripe", () => {
     expect(await disconnectStripeAs(testDb(), owner, { business: biz.business.id, confirm: "on" })).toMatchObject({ ok: true });
     expect(await getStripeConnection(testDb(), biz.business.id)).toMatchObject({ connected: false, active: false });
     expect((await readProviderConfig<StripeProviderConfig>(testDb(), biz.business.id, "stripe"))?.config).toEqual({});
+    // Both are in the audit log, under the owner, with only the key's hint.
+    const trail = (await listAuditEvents(testDb(), biz.business.id, { action: "business.stripe_connect", limit: 10 })).data;
+    expect(trail).toMatchObject([
+      { actor: { type: "user", email: owner.email }, changes: { stripe_key: { from: "connected", to: null } } },
+      { actor: { type: "user", email: owner.email }, changes: { stripe_key: { from: null, to: `sk_test_…${key.slice(-4)}` } } },
+    ]);
+    expect(JSON.stringify(trail)).not.toContain(key);
   });
 
   it("reports a restricted key that may not create the endpoint, and completes with the pasted signing secret", async () => {

@@ -30,7 +30,6 @@ export const inviteStaffAs = staffAction({
   schema: inviteSchema,
   run: async ({ db, staff, businessId, input }) => {
     const { invitation } = await inviteStaff(db, { businessId, email: input.email, role: input.role, inviter: inviter(staff) });
-    await recordAudit(db, { businessId, action: "member.invite", target: { type: "invitation", id: invitation.id }, changes: { email: { from: null, to: invitation.email }, role: { from: null, to: invitation.role } } });
     return { message: `Invitation sent to ${invitation.email} as ${invitation.role}; the link works for 7 days, once.` };
   },
 });

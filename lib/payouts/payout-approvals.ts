@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { businesses, payoutApprovals, payoutWithdrawals, type PayoutApproval, type WithdrawalActor } from "@/db/schema";
+import { businesses, payoutApprovals, payoutWithdrawals, type PayoutApproval, type PayoutWithdrawal, type WithdrawalActor } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
@@ -8,6 +8,7 @@ import { newId } from "@/lib/ids";
 import { formatMoney } from "@/lib/money";
 import { isoMicros } from "@/lib/time";
 import { createPayout, type CreatedPayout } from "./create-payout";
+import { allocatedInWindow, lockPayee, payeeEmailOf, withdrawnInWindow } from "./four-eyes-window";
 import { completeWithdrawal } from "./settle-withdrawal";
 
 /** Four eyes on money leaving (decision 0044b): who asks, who decides. */
@@ -16,7 +17,10 @@ export type ApprovalStaff = { userId: string; email: string; actor: WithdrawalAc
 /** Largest threshold staff can set: $10,000,000.00. */
 export const maxApprovalThresholdCents = 1_000_000_000;
 
-/** Sets (cents) or clears (null) the amount above which allocations and withdrawal approvals wait for a second staff member. */
+/**
+ * Sets (cents) or clears (null) the amount above which a payee's allocations, or its withdrawal
+ * approvals, within 24 hours wait for a second staff member (decisions 0044b, 0061).
+ */
 export async function setApprovalThreshold(db: Db, businessId: string, cents: number | null): Promise<void> {
   if (cents !== null && (!Number.isInteger(cents) || cents < 0 || cents > maxApprovalThresholdCents))
     throw ValidationError.field("threshold", `The amount must be from $0.00 to ${formatMoney(maxApprovalThresholdCents)}`);
@@ -46,12 +50,22 @@ const auditRequest = (tx: Db, row: PayoutApproval) =>
     },
   });
 
+/** The audit record of a decision on a request, under the staff member who decided (the request's own is under the one who asked). */
+const auditDecision = (tx: Db, row: PayoutApproval) =>
+  recordAudit(tx, {
+    businessId: row.businessId,
+    action: row.status === "approved" ? "payout_approval.approve" : "payout_approval.reject",
+    target: { type: "payout_approval", id: row.id },
+    changes: { status: { from: "pending", to: row.status } },
+  });
+
+/** The business's four-eyes threshold in cents; null: none. */
 export async function approvalThresholdOf(db: Db, businessId: string): Promise<number | null> {
   const [row] = await db.select({ threshold: businesses.approvalThresholdCents }).from(businesses).where(eq(businesses.id, businessId));
   return row?.threshold ?? null;
 }
 
-/** Whether an amount needs a second staff member's approval under the threshold (above it, strictly). */
+/** Whether an amount (a payee's total in the window, this one included) needs a second staff member's approval: above the threshold, strictly. */
 export function needsApproval(threshold: number | null, amount: number): boolean {
   return threshold !== null && amount > threshold;
 }
@@ -71,54 +85,118 @@ export async function listPayoutApprovals(db: Db, businessId: string): Promise<A
   return rows.map(viewOf);
 }
 
-/** An allocation above the threshold, waiting: nothing moves until another staff member approves. */
-export async function requestAllocationApproval(db: Db, input: { businessId: string; email: string; amount: number; requester: ApprovalStaff }): Promise<ApprovalView> {
+/** What a dashboard operation under four eyes did: ran, or waits for a second staff member. */
+export type FourEyesOutcome<T> =
+  | { ran: T }
+  | {
+      waiting: ApprovalView;
+      /** The payee's total in the window (decision 0061), this operation included. */
+      windowTotal: number;
+      threshold: number;
+    };
+
+async function thresholdInTx(tx: Db, businessId: string) {
+  const [business] = await tx.select().from(businesses).where(eq(businesses.id, businessId));
+  if (!business) throw new NotFoundError("business_not_found", "No such business");
+  return business;
+}
+
+/** Records a request for a second staff member's approval (and its audit record), in `tx`. */
+async function insertRequest(
+  tx: Db,
+  input: { businessId: string; kind: PayoutApproval["kind"]; amount: number; payload: Record<string, unknown>; requester: ApprovalStaff },
+): Promise<ApprovalView> {
+  const [row] = await tx
+    .insert(payoutApprovals)
+    .values({
+      id: newId("payoutApproval"),
+      businessId: input.businessId,
+      kind: input.kind,
+      amount: input.amount,
+      payload: input.payload,
+      requestedBy: input.requester.userId,
+      requestedByEmail: input.requester.email,
+    })
+    .returning();
+  await auditRequest(tx, row!);
+  return viewOf(row!);
+}
+
+/**
+ * A dashboard allocation under four eyes (decisions 0044b, 0061), in one transaction holding the
+ * payee's lock: when the payee's allocations in the last 24 hours plus this one come to more than
+ * the threshold, a request waits and nothing moves; otherwise the allocation runs, before the
+ * lock is released, so two parallel allocations cannot both slip under.
+ */
+export async function allocateUnderFourEyes(
+  db: Db,
+  input: { businessId: string; email: string; amount: number; requester: ApprovalStaff },
+): Promise<FourEyesOutcome<CreatedPayout>> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(payoutApprovals)
-      .values({ id: newId("payoutApproval"), businessId: input.businessId, kind: "allocate", amount: input.amount, payload: { email: input.email }, requestedBy: input.requester.userId, requestedByEmail: input.requester.email })
-      .returning();
-    await auditRequest(tx, row!);
-    return viewOf(row!);
+    const business = await thresholdInTx(tx, input.businessId);
+    const threshold = business.approvalThresholdCents;
+    if (threshold !== null) {
+      await lockPayee(tx, input.businessId, input.email);
+      const windowTotal = (await allocatedInWindow(tx, input.businessId, input.email)) + input.amount;
+      if (needsApproval(threshold, windowTotal)) {
+        const waiting = await insertRequest(tx, { ...input, kind: "allocate", payload: { email: input.email } });
+        return { waiting, windowTotal, threshold };
+      }
+    }
+    return { ran: await createPayout(tx, business, { email: input.email, amount: input.amount }) };
   });
 }
 
 /**
- * A withdrawal's approval when its amount is above `threshold`: the request, waiting (one per
- * pending withdrawal); null when it is not above (the approval may run at once).
+ * A dashboard withdrawal approval under four eyes (decisions 0044b, 0061), as allocations are: the
+ * payee's withdrawals paid out in the last 24 hours plus this one, above the threshold, wait for a
+ * second staff member (one request per pending withdrawal); otherwise it is paid out under the lock.
  */
-export async function requestWithdrawalApproval(
+export async function completeUnderFourEyes(
   db: Db,
-  input: { businessId: string; withdrawalId: string; settlementReference?: string | null; requester: ApprovalStaff; threshold: number | null },
-): Promise<ApprovalView | null> {
-  const [withdrawal] = await db
-    .select()
-    .from(payoutWithdrawals)
-    .where(and(eq(payoutWithdrawals.id, input.withdrawalId), eq(payoutWithdrawals.businessId, input.businessId)));
-  if (!withdrawal) throw new NotFoundError("withdrawal_not_found", "No withdrawal with this id");
-  if (withdrawal.status !== "pending") throw new ConflictError("withdrawal_not_pending", `This withdrawal is already ${withdrawal.status}`);
-  if (!needsApproval(input.threshold, Number(withdrawal.amount))) return null;
+  input: { businessId: string; withdrawalId: string; settlementReference?: string | null; requester: ApprovalStaff },
+): Promise<FourEyesOutcome<PayoutWithdrawal>> {
+  const ref = { businessId: input.businessId, withdrawalId: input.withdrawalId };
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(payoutApprovals)
-        .values({
-          id: newId("payoutApproval"),
-          businessId: input.businessId,
-          kind: "complete_withdrawal",
-          amount: Number(withdrawal.amount),
-          payload: { withdrawalId: withdrawal.id, settlementReference: input.settlementReference ?? null },
-          requestedBy: input.requester.userId,
-          requestedByEmail: input.requester.email,
-        })
-        .returning();
-      await auditRequest(tx, row!);
-      return viewOf(row!);
+      const threshold = (await thresholdInTx(tx, input.businessId)).approvalThresholdCents;
+      if (threshold !== null) {
+        const withdrawal = await pendingWithdrawal(tx, ref);
+        await lockPayee(tx, input.businessId, await payeeEmailOf(tx, input.businessId, withdrawal.payoutUserId));
+        const amount = Number(withdrawal.amount);
+        const windowTotal = (await withdrawnInWindow(tx, input.businessId, withdrawal.payoutUserId)) + amount;
+        if (needsApproval(threshold, windowTotal)) {
+          const payload = { withdrawalId: withdrawal.id, settlementReference: input.settlementReference ?? null };
+          const waiting = await insertRequest(tx, { businessId: input.businessId, kind: "complete_withdrawal", amount, payload, requester: input.requester });
+          return { waiting, windowTotal, threshold };
+        }
+      }
+      return { ran: await completeWithdrawal(tx, ref, { settlementReference: input.settlementReference ?? undefined }, input.requester.actor) };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError("approval_already_requested", "This withdrawal already waits for a second staff member's approval.");
     throw error;
   }
+}
+
+async function pendingWithdrawal(tx: Db, ref: { businessId: string; withdrawalId: string }): Promise<PayoutWithdrawal> {
+  const [withdrawal] = await tx
+    .select()
+    .from(payoutWithdrawals)
+    .where(and(eq(payoutWithdrawals.id, ref.withdrawalId), eq(payoutWithdrawals.businessId, ref.businessId)));
+  if (!withdrawal) throw new NotFoundError("withdrawal_not_found", "No withdrawal with this id");
+  if (withdrawal.status !== "pending") throw new ConflictError("withdrawal_not_pending", `This withdrawal is already ${withdrawal.status}`);
+  return withdrawal;
+}
+
+/** Takes the lock of the payee a request pays (lockPayee), so its approval counts in the payee's window at once. */
+async function lockPayeeOf(tx: Db, request: PayoutApproval): Promise<void> {
+  if (request.kind === "allocate") return lockPayee(tx, request.businessId, String(request.payload.email));
+  const [withdrawal] = await tx
+    .select({ payoutUserId: payoutWithdrawals.payoutUserId })
+    .from(payoutWithdrawals)
+    .where(and(eq(payoutWithdrawals.id, String(request.payload.withdrawalId)), eq(payoutWithdrawals.businessId, request.businessId)));
+  if (withdrawal) await lockPayee(tx, request.businessId, await payeeEmailOf(tx, request.businessId, withdrawal.payoutUserId));
 }
 
 export type ApprovalDecision = { approval: ApprovalView; payout?: CreatedPayout };
@@ -145,6 +223,7 @@ export async function decidePayoutApproval(
       throw new ForbiddenError("four_eyes", "You asked for this operation: another staff member must approve or reject it.");
     let payout: CreatedPayout | undefined;
     if (input.decision === "approve") {
+      await lockPayeeOf(tx, request);
       if (request.kind === "allocate") {
         const [business] = await tx.select().from(businesses).where(eq(businesses.id, input.businessId));
         payout = await createPayout(tx, business!, { email: String(request.payload.email), amount: request.amount });
@@ -158,6 +237,7 @@ export async function decidePayoutApproval(
       .set({ status: input.decision === "approve" ? "approved" : "rejected", decidedBy: input.decider.userId, decidedByEmail: input.decider.email, decidedAt: sql`now()` })
       .where(eq(payoutApprovals.id, request.id))
       .returning();
+    await auditDecision(tx, decided!);
     return { approval: viewOf(decided!), payout };
   });
 }

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invitations, memberships, users } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { sha256Hex } from "@/lib/crypto";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -26,7 +27,10 @@ export type AcceptedInvitation = { userId: string; email: string; businessId: st
  * invitation is claimed by a conditional UPDATE in the transaction that adds the membership, so it
  * works once even under parallel submissions; a refused password spends nothing.
  */
-export async function acceptInvitation(db: Db, input: { token: string; password: string; ip: string | null; now?: Date }): Promise<AcceptedInvitation> {
+export async function acceptInvitation(
+  db: Db,
+  input: { token: string; password: string; ip: string | null; userAgent?: string | null; now?: Date },
+): Promise<AcceptedInvitation> {
   const now = input.now ?? new Date();
   const found = await findInvitationByToken(db, input.token, now);
   if (!found) throw new InvalidInvitationError();
@@ -70,6 +74,14 @@ export async function acceptInvitation(db: Db, input: { token: string; password:
     // A member meanwhile (added by the CLI) keeps the role they have.
     await tx.insert(memberships).values({ userId, businessId: claimed.businessId, role: claimed.role }).onConflictDoNothing();
     await tx.update(invitations).set({ acceptedBy: userId }).where(eq(invitations.id, claimed.id));
+    // Recorded as the one who joins: nobody is signed in yet, the link is their credential.
+    await recordAudit(tx, {
+      businessId: claimed.businessId,
+      action: "member.join",
+      target: { type: "user", id: userId },
+      changes: { email: { from: null, to: claimed.email }, role: { from: null, to: claimed.role }, invitation: { from: null, to: claimed.id } },
+      actor: { type: "user", userId, email: claimed.email, ip: input.ip, userAgent: input.userAgent ?? null },
+    });
     return { userId, email: claimed.email, businessId: claimed.businessId, userCreated: !existing };
   });
 }

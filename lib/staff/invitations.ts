@@ -5,6 +5,7 @@ import { sha256Hex } from "@/lib/crypto";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { origin } from "@/lib/env";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { newId, randomToken } from "@/lib/ids";
 import { isoMicros, parseDbTime } from "@/lib/time";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
@@ -71,6 +72,7 @@ export async function inviteStaff(
         .values({ id: newId("invitation"), businessId: input.businessId, email, role, digest: sha256Hex(token), invitedBy: input.inviter.userId, expiresAt: new Date(now.getTime() + invitationLifetimeMs).toISOString() })
         .returning();
       await sendInvitation(tx, row!, token, input.inviter.email);
+      await recordAudit(tx, { businessId: input.businessId, action: "member.invite", target: { type: "invitation", id: row!.id }, changes: { email: { from: null, to: email }, role: { from: null, to: role } } });
       return { invitation: viewOf(row!, input.inviter.email, now), token };
     });
   } catch (error) {
@@ -91,19 +93,23 @@ export async function resendInvitation(db: Db, input: { businessId: string; invi
       .returning();
     if (!row) throw new NotFoundError("invitation_not_found", "This invitation was accepted or revoked meanwhile; nothing was sent.");
     await sendInvitation(tx, row, token, input.inviter.email);
+    await recordAudit(tx, { businessId: input.businessId, action: "member.invite_resend", target: { type: "invitation", id: row.id }, changes: { expires_at: { from: null, to: row.expiresAt } } });
     return { invitation: viewOf(row, input.inviter.email, now), token };
   });
 }
 
-/** Revokes an open invitation: its link stops working at once. */
+/** Revokes an open invitation: its link stops working at once (and the audit log says who revoked it). */
 export async function revokeInvitation(db: Db, input: { businessId: string; invitationId: string }): Promise<{ email: string }> {
-  const [row] = await db
-    .update(invitations)
-    .set({ revokedAt: sql`now()` })
-    .where(openInvitation(input.businessId, input.invitationId))
-    .returning({ email: invitations.email });
-  if (!row) throw new NotFoundError("invitation_not_found", "This invitation was accepted or revoked meanwhile.");
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(invitations)
+      .set({ revokedAt: sql`now()` })
+      .where(openInvitation(input.businessId, input.invitationId))
+      .returning({ email: invitations.email, role: invitations.role });
+    if (!row) throw new NotFoundError("invitation_not_found", "This invitation was accepted or revoked meanwhile.");
+    await recordAudit(tx, { businessId: input.businessId, action: "member.invite_revoke", target: { type: "invitation", id: input.invitationId }, changes: { email: { from: row.email, to: null }, role: { from: row.role, to: null } } });
+    return { email: row.email };
+  });
 }
 
 /** The open invitation a token names, still within its 7 days (with its business's name), or null. */

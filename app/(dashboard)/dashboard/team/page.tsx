@@ -135,7 +135,9 @@ export default async function TeamPage() {
         <CardHeader>
           <CardTitle>Four eyes on payouts</CardTitle>
           <CardDescription>
-            Payout allocations and withdrawal approvals above this amount wait on the Payouts page until a second staff member approves them, never the one who asked.
+            Amounts add up per payee over 24 hours: an allocation to a payee waits on the Payouts page when that payee&apos;s allocations in the last 24 hours, this one
+            included, come to more than this amount; a withdrawal approval likewise with the payee&apos;s withdrawals paid out. A second staff member approves it, never
+            the one who asked.
           </CardDescription>
         </CardHeader>
         <CardContent>

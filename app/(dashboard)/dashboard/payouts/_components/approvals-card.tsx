@@ -2,13 +2,14 @@ import { ActionForm } from "@/components/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDateTime } from "@/lib/dashboard/format";
+import { fourEyesRule } from "@/lib/dashboard/payout-approval-actions";
 import { getDb } from "@/lib/db";
 import { formatMoney } from "@/lib/money";
 import { approvalThresholdOf, listPayoutApprovals } from "@/lib/payouts/payout-approvals";
 import { payoutsAction } from "../actions";
 
 /**
- * Four eyes (decision 0044b): operations above the business's threshold waiting for a second staff
+ * Four eyes (decisions 0044b, 0061): operations above the business's threshold waiting for a second staff
  * member, and the latest decisions. Shown only once the business has a threshold or requests.
  */
 export async function ApprovalsCard({ businessId, userId }: { businessId: string; userId: string }) {
@@ -24,7 +25,7 @@ export async function ApprovalsCard({ businessId, userId }: { businessId: string
         <CardDescription>
           {threshold === null
             ? "No threshold is set now (Team page)."
-            : `Allocations and withdrawal approvals above ${formatMoney(threshold)} wait here for a second staff member, never the one who asked (Team page).`}
+            : `${fourEyesRule(threshold)} They wait here for a second staff member, never the one who asked (Team page).`}
         </CardDescription>
       </CardHeader>
       <CardContent>
