@@ -86,8 +86,8 @@ export async function compile() {
   });
   fs.mkdirSync(outdir, { recursive: true });
   const entries = {};
-  for (const [file, output] of Object.entries(result.metafile.outputs))
-    if (output.entryPoint) entries[path.basename(file, ".mjs")] = path.basename(file);
+  for (const file of Object.keys(result.metafile.outputs))
+    if (path.basename(file, ".mjs") in compiledEntries) entries[path.basename(file, ".mjs")] = path.basename(file);
   const isEntry = (file) => Object.values(entries).includes(path.basename(file));
   const files = result.outputFiles;
   for (const file of [...files.filter((f) => !isEntry(f.path)), ...files.filter((f) => isEntry(f.path))]) writeInPlace(file.path, file.contents);
