@@ -28,7 +28,14 @@ async function measure(server: KassaServer, database: "postgres" | "pglite"): Pr
         method: "POST",
         path: () => "/api/session",
         headers: { authorization: `Bearer ${server.secretKey}`, "content-type": "application/json" },
-        body: () => JSON.stringify({ amount: 2500, currency: "USD", customer: "cus_memory", order_id: `load-${Date.now()}-${order++}`, items: [{ name: "T-shirt", quantity: 1, price: 2500 }] }),
+        body: () =>
+          JSON.stringify({
+            amount: 2500,
+            currency: "USD",
+            customer: "cus_memory",
+            order_id: `load-${Date.now()}-${order++}`,
+            items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+          }),
       },
       seconds,
       16,
@@ -41,7 +48,12 @@ async function measure(server: KassaServer, database: "postgres" | "pglite"): Pr
 }
 
 async function main() {
-  console.log(`Kassa memory, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `Kassa memory, ${new Date().toISOString()}: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   buildIfNeeded(root);
   const target = await postgresTarget();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-memory-"));
@@ -51,14 +63,19 @@ async function main() {
     lines.push(await measure(pglite, "pglite"));
     await pglite.stop();
     if ("url" in target) {
-      const pg = await startKassa(root, "Kassa (PostgreSQL)", { databaseUrl: target.url, dataDir: path.join(scratch, "pg") });
+      const pg = await startKassa(root, "Kassa (PostgreSQL)", {
+        databaseUrl: target.url,
+        dataDir: path.join(scratch, "pg"),
+      });
       lines.push(await measure(pg, "postgres"));
       await pg.stop();
     } else lines.push(`  PostgreSQL skipped: ${target.skipped}`);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`Resident memory (RSS, 2 s after each step; peak sampled every 250 ms over ${seconds} s of POST /session and ${payers} payments at once)`);
+  console.log(
+    `Resident memory (RSS, 2 s after each step; peak sampled every 250 ms over ${seconds} s of POST /session and ${payers} payments at once)`,
+  );
   console.log(lines.join("\n"));
 }
 

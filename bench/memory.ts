@@ -63,14 +63,23 @@ export async function memorySteps(server: KassaServer): Promise<MemoryFigures> {
   const created = await fetch(`${server.origin}/api/session`, {
     method: "POST",
     headers: { authorization: `Bearer ${server.secretKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ amount: 2500, currency: "USD", customer: "cus_memory", order_id: `memory-${Date.now()}`, items: [{ name: "T-shirt", quantity: 1, price: 2500 }] }),
+    body: JSON.stringify({
+      amount: 2500,
+      currency: "USD",
+      customer: "cus_memory",
+      order_id: `memory-${Date.now()}`,
+      items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
+    }),
   });
   const { session_id } = JSON.parse(await ok(created, "POST /api/session")) as { session_id: string };
   const afterApiMb = await settle();
   await ok(await fetch(`${server.origin}/checkout/${session_id}`), "GET /checkout/{id}");
   const afterCheckoutMb = await settle();
   const cookie = await signIn(server);
-  await ok(await fetch(`${server.origin}/dashboard/payments`, { headers: { cookie } }), "GET /dashboard/payments");
+  await ok(
+    await fetch(`${server.origin}/dashboard/payments`, { headers: { cookie } }),
+    "GET /dashboard/payments",
+  );
   const afterDashboardMb = await settle();
   return { readyMs: server.readyMs, restMb, afterApiMb, afterCheckoutMb, afterDashboardMb };
 }

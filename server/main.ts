@@ -21,7 +21,7 @@ import { buildIfNeeded } from "./build";
 import { openServerDatabase, runningServer } from "./embedded";
 import { apiFastPath } from "./api-fast-path";
 import { createHttpServer, stopServing } from "./http-server";
-import { useBuiltNextConfig } from "./next-config-at-start";
+import { takeBuiltNextConfig } from "./next-config-at-start";
 import { pageHandler } from "./page-handler";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,7 +35,7 @@ async function main() {
   }
   if (!dev) {
     buildIfNeeded(root);
-    useBuiltNextConfig(root);
+    takeBuiltNextConfig(root);
   }
 
   // With PGlite: DATA_DIR locked, and CLI commands run here (decision 0007).

@@ -9,10 +9,12 @@ import path from "node:path";
  * instance holds only what it serves (issue 43, decision 0076). False (Next loads next.config.ts
  * itself) when there is no serialized config.
  */
-export function useBuiltNextConfig(root: string): boolean {
+export function takeBuiltNextConfig(root: string): boolean {
   let config: { experimental?: Record<string, unknown> };
   try {
-    ({ config } = JSON.parse(fs.readFileSync(path.join(root, ".next", "required-server-files.json"), "utf8")) as { config: typeof config });
+    ({ config } = JSON.parse(
+      fs.readFileSync(path.join(root, ".next", "required-server-files.json"), "utf8"),
+    ) as { config: typeof config });
   } catch {
     return false;
   }
