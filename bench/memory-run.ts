@@ -1,7 +1,8 @@
 // npm run bench:memory: Kassa's resident memory and start-to-ready alone (bench/memory.ts), a
-// server per database started in turn (PGlite, then PostgreSQL as bench/postgres-target.ts finds
-// it): at rest, after one request of each kind, then the peak under a short load (POST /session,
-// then BENCH_PAYERS sandbox card payments at once). BENCH_SECONDS (10) for the load.
+// server per database started in turn (PostgreSQL as bench/postgres-target.ts finds it, then
+// PGlite unless BENCH_MEMORY_PGLITE=0): at rest, after one request of each kind, then the peak
+// under a short load (POST /session, then BENCH_PAYERS sandbox card payments at once).
+// BENCH_SECONDS (10) for the load.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -59,17 +60,16 @@ async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-memory-"));
   const lines: string[] = [];
   try {
-    const pglite = await startKassa(root, "Kassa (PGlite)", { dataDir: path.join(scratch, "pglite") });
-    lines.push(await measure(pglite, "pglite"));
-    await pglite.stop();
     if ("url" in target) {
-      const pg = await startKassa(root, "Kassa (PostgreSQL)", {
-        databaseUrl: target.url,
-        dataDir: path.join(scratch, "pg"),
-      });
+      const pg = await startKassa(root, "Kassa (PostgreSQL)", { databaseUrl: target.url, dataDir: path.join(scratch, "pg") });
       lines.push(await measure(pg, "postgres"));
       await pg.stop();
     } else lines.push(`  PostgreSQL skipped: ${target.skipped}`);
+    if (process.env.BENCH_MEMORY_PGLITE !== "0") {
+      const pglite = await startKassa(root, "Kassa (PGlite)", { dataDir: path.join(scratch, "pglite") });
+      lines.push(await measure(pglite, "pglite"));
+      await pglite.stop();
+    }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
