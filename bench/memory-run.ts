@@ -1,8 +1,8 @@
 // npm run bench:memory: Kassa's resident memory and start-to-ready alone (bench/memory.ts), a
 // server per database started in turn (PostgreSQL as bench/postgres-target.ts finds it, then
-// PGlite unless BENCH_MEMORY_PGLITE=0): at rest, after one request of each kind, then the peak
-// under a short load (POST /session, then BENCH_PAYERS sandbox card payments at once).
-// BENCH_SECONDS (10) for the load.
+// PGlite; BENCH_MEMORY_POSTGRES=0 or BENCH_MEMORY_PGLITE=0 leaves one out): at rest, after one
+// request of each kind, then the peak under a short load (POST /session, then BENCH_PAYERS
+// sandbox card payments at once). BENCH_SECONDS (10) for the load.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -60,7 +60,8 @@ async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-memory-"));
   const lines: string[] = [];
   try {
-    if ("url" in target) {
+    if (process.env.BENCH_MEMORY_POSTGRES === "0") lines.push("  PostgreSQL not measured (BENCH_MEMORY_POSTGRES=0)");
+    else if ("url" in target) {
       const pg = await startKassa(root, "Kassa (PostgreSQL)", { databaseUrl: target.url, dataDir: path.join(scratch, "pg") });
       lines.push(await measure(pg, "postgres"));
       await pg.stop();
