@@ -31,7 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Spawns `node --import tsx <script>` and resolves once `ready(stdout)` returns a value; rejects
+ * Spawns `node --import tsx <script>` (a .mjs script: without the loader) and resolves once `ready(stdout)` returns a value; rejects
  * with the child's output if it exits first or is not ready within `timeoutMs`.
  */
 function start<T>(
@@ -44,7 +44,8 @@ function start<T>(
 ): Promise<{ child: ChildProcess; value: T }> {
   // KASSA_NODE_OPTIONS: extra flags for the child's node (a CPU profile: --cpu-prof --cpu-prof-dir=…).
   const extra = process.env.KASSA_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...extra, "--import", "tsx", script], {
+  const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...extra, ...loader, script], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -89,9 +90,24 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-export type KassaServer = Server & { secretKey: string };
+export type KassaServer = Server & {
+  secretKey: string;
+  /** The demo login the banner printed. */
+  login: { email: string; password: string };
+  /** From spawning the process to its banner (printed once it is ready). */
+  readyMs: number;
+};
 
-/** Kassa's production server (server/main.ts, the Next build must exist), on PGlite or PostgreSQL. */
+/** The banner's demo keys and login, once it is complete. */
+function banner(out: string): { secretKey: string; login: { email: string; password: string } } | undefined {
+  if (!out.includes("Kassa is running at") || !out.includes("Create a session:")) return undefined;
+  const secretKey = /secret key\s+(\S+)/.exec(out)?.[1];
+  const email = /e-mail\s+(\S+)/.exec(out)?.[1];
+  const password = /password\s+(\S+)/.exec(out)?.[1];
+  return secretKey && email && password ? { secretKey, login: { email, password } } : undefined;
+}
+
+/** Kassa's production server as `npm start` runs it (bin/start.mjs; the Next build must exist), on PGlite or PostgreSQL. */
 export async function startKassa(
   root: string,
   name: string,
@@ -122,15 +138,12 @@ export async function startKassa(
   delete env.INNGEST_SIGNING_KEY;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const { child, value: secretKey } = await start(
-    name,
-    root,
-    path.join(root, "server", "main.ts"),
-    env,
-    (out) => (out.includes("Kassa is running at") ? /secret key\s+(\S+)/.exec(out)?.[1] : undefined),
-    180_000,
-  );
-  return { name, origin: `http://127.0.0.1:${port}`, pid: child.pid!, secretKey, stop: stopper(child) };
+  const spawned = Date.now();
+  // A tree from before bin/start.mjs (bench/checkout-compare.ts's other side) starts its sources.
+  const entry = fs.existsSync(path.join(root, "bin", "start.mjs")) ? path.join(root, "bin", "start.mjs") : path.join(root, "server", "main.ts");
+  const { child, value } = await start(name, root, entry, env, banner, 180_000);
+  const readyMs = Date.now() - spawned;
+  return { name, origin: `http://127.0.0.1:${port}`, pid: child.pid!, ...value, readyMs, stop: stopper(child) };
 }
 
 export type FloorServer = Server & { key: string };

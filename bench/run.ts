@@ -1,7 +1,8 @@
 // npm run bench: Kassa's production server over real HTTP against a floor (bench/floor-server.ts:
 // node:http + postgres.js doing the same durable work), driven by the same load generator
 // (autocannon) in one run, rounds alternated. Prints req/s, p50, p99 and the ratio of each case,
-// webhook delivery, the checkout page's first-load JavaScript and the server's RSS, next to the
+// webhook delivery, the checkout page's first-load JavaScript and the server's resident memory (at
+// rest, after one request of each kind, at the run's peak: bench/memory.ts), next to the
 // goals of issue 13. docs/benchmarks.md says what each case measures.
 //   BENCH_SECONDS (10) per round, BENCH_ROUNDS (2), BENCH_CONNECTIONS (16), BENCH_WEBHOOKS (200 per phase),
 //   BENCH_PAYERS (50 sandbox card payments at once), BENCH_LIGHTHOUSE_RUNS (5: the checkout goal is
@@ -19,7 +20,8 @@ import { checkoutChromiumFlags, checkoutLighthouseRuns, formatCls, type Checkout
 import { loadRound, median, type LoadCase, type RoundResult } from "./load";
 import { postgresTarget } from "./postgres-target";
 import { combine, describeSandboxPayments, sandboxPaymentsRound, type SandboxPaymentFigures } from "./sandbox-payments";
-import { killAll, rssMb, startFloor, startKassa, type KassaServer, type Server } from "./processes";
+import { describeMemory, memorySteps, peakSampler, type MemoryFigures } from "./memory";
+import { killAll, startFloor, startKassa, type KassaServer, type Server } from "./processes";
 import { pool, webhookCase, type WebhookFigures } from "./webhooks";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -72,24 +74,13 @@ async function seedSessions(server: Server, key: string, count: number): Promise
 
 type Figures = { rps: number; p50: number; p99: number; failed: number; p99s: number[] };
 const collected = new Map<string, RoundResult[]>();
-const peakRss = new Map<number, number>();
 
-async function round(label: string, server: Server, c: LoadCase, kassaPid?: number) {
-  const sampler = kassaPid
-    ? setInterval(() => {
-        const rss = rssMb(kassaPid);
-        if (rss) peakRss.set(kassaPid, Math.max(peakRss.get(kassaPid) ?? 0, rss));
-      }, 250)
-    : undefined;
-  try {
-    const result = await loadRound(server.origin, c, seconds, connections);
-    collected.set(label, [...(collected.get(label) ?? []), result]);
-    process.stderr.write(
-      `  ${label.padEnd(34)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${result.failed ? `  FAILED ${result.failed}` : ""}\n`,
-    );
-  } finally {
-    if (sampler) clearInterval(sampler);
-  }
+async function round(label: string, server: Server, c: LoadCase) {
+  const result = await loadRound(server.origin, c, seconds, connections);
+  collected.set(label, [...(collected.get(label) ?? []), result]);
+  process.stderr.write(
+    `  ${label.padEnd(34)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${result.failed ? `  FAILED ${result.failed}` : ""}\n`,
+  );
 }
 
 function figures(label: string): Figures | undefined {
@@ -129,8 +120,10 @@ async function main() {
       floor = await startFloor(root, target.url);
       servers.push(floor);
     }
-    await new Promise((r) => setTimeout(r, 2000));
-    const restRss = new Map(servers.filter((s) => s !== floor).map((s) => [s.pid, rssMb(s.pid)]));
+    // Resident memory at rest and after one request of each kind, then its peak over the whole run.
+    const memory = new Map<KassaServer, MemoryFigures>();
+    for (const server of [pglite, ...(pg ? [pg] : [])]) memory.set(server, await memorySteps(server));
+    const sampler = peakSampler(() => [...memory.keys()].map((s) => s.pid));
 
     // Warm-up (JIT, connection pools, Next's route compilation), then sessions to read back.
     process.stderr.write("warming up…\n");
@@ -149,13 +142,13 @@ async function main() {
     for (let r = 1; r <= rounds; r++) {
       process.stderr.write(`round ${r}/${rounds}\n`);
       if (pg && floor) {
-        await round("POST /session · Kassa · PostgreSQL", pg, sessionCase(pg.secretKey), pg.pid);
+        await round("POST /session · Kassa · PostgreSQL", pg, sessionCase(pg.secretKey));
         await round("POST /session · floor", floor, sessionCase(floor.key));
-        await round("GET /payment · Kassa · PostgreSQL", pg, paymentCase(pg.secretKey, pgIds), pg.pid);
+        await round("GET /payment · Kassa · PostgreSQL", pg, paymentCase(pg.secretKey, pgIds));
         await round("GET /payment · floor", floor, paymentCase(floor.key, floorIds));
       }
-      await round("POST /session · Kassa · PGlite", pglite, sessionCase(pglite.secretKey), pglite.pid);
-      if (!pg) await round("GET /payment · Kassa · PGlite", pglite, paymentCase(pglite.secretKey, pgliteIds), pglite.pid);
+      await round("POST /session · Kassa · PGlite", pglite, sessionCase(pglite.secretKey));
+      if (!pg) await round("GET /payment · Kassa · PGlite", pglite, paymentCase(pglite.secretKey, pgliteIds));
     }
 
     // Sandbox card payments, 50 payers at once on one business, each server in turn (issue 27).
@@ -270,9 +263,10 @@ async function main() {
     console.log(`A CLI command's start while the server runs (npx kassa business list --json, whole process)`);
     if (cli instanceof Error) console.log(`  failed: ${cli.message}`);
     else console.log(`  median ${(cli.medianMs / 1000).toFixed(2)} s of ${cli.runs} (goal ≤ 1 s: ${mark(cli.medianMs <= 1000)}); a bare \`node -e 0\` ${(cli.baselineMs / 1000).toFixed(2)} s`);
-    console.log(`Server RSS (at rest after start → peak under load)`);
-    for (const server of servers.filter((s) => s !== floor))
-      console.log(`  ${server.name.padEnd(20)} ${restRss.get(server.pid)?.toFixed(0) ?? "?"} MB → ${peakRss.get(server.pid)?.toFixed(0) ?? "?"} MB`);
+    sampler.stop();
+    console.log(`Resident memory (RSS 2 s after each step; the peak sampled every 250 ms over the whole run)`);
+    for (const [server, figures] of memory)
+      console.log(describeMemory(server.name, server === pg ? "postgres" : "pglite", { ...figures, peakMb: sampler.peak.get(server.pid) }));
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     fs.rmSync(scratch, { recursive: true, force: true });

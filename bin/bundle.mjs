@@ -106,13 +106,28 @@ function removeSuperseded(name, current) {
   }
 }
 
+function absoluteLocation(file) {
+  const [url, dirname, filename] = [pathToFileURL(file).href, path.dirname(file), file].map((v) => JSON.stringify(v));
+  return { url, dirname, filename };
+}
+
+const relativeImports =
+  'import { fileURLToPath as __kassaFilePath } from "node:url"; import { dirname as __kassaDirname } from "node:path";\n';
+
+/** The source file's location as expressions from the output file's `import.meta.url` (all outputs in `outdir`). */
+function relativeLocation(outdir, file) {
+  const relative = JSON.stringify(path.relative(outdir, file).split(path.sep).join("/"));
+  const url = `new URL(${relative}, import.meta.url)`;
+  return { url: `${url}.href`, filename: `__kassaFilePath(${url})`, dirname: `__kassaDirname(__kassaFilePath(${url}))` };
+}
+
 /**
  * Packages stay imports, as Node resolves them, with two exceptions. A workspace package whose
  * exports are TypeScript sources (@kassa/stripe-emulator) is bundled. A deep import into a package
  * without "exports" (`next/dist/compiled/compression`) names its file, as Node's ES module
  * resolution, unlike tsx's, neither adds extensions nor finds a folder's index.
  */
-function packageImports() {
+export function packageImports() {
   return {
     name: "kassa-package-imports",
     setup(build) {
@@ -149,9 +164,11 @@ function packageManifest(dir, pkg) {
 
 /**
  * `import.meta.url`, `.dirname` and `.filename` keep meaning the source file, not the bundle: code
- * that finds files beside itself (db/client.ts's migrations, say) finds them where it did.
+ * that finds files beside itself (db/client.ts's migrations, say) finds them where it did. With
+ * `outdir` (bin/compile.mjs), each is written relative to the output file's own location, so the
+ * project's folder can move (a container image) as long as the output stays where it was built.
  */
-function ownLocation() {
+export function ownLocation(outdir) {
   const use = /(?<![\w."'`])import\.meta\.(url|dirname|filename)(?![\w"'`])/g;
   return {
     name: "kassa-own-location",
@@ -160,12 +177,8 @@ function ownLocation() {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const source = fs.readFileSync(args.path, "utf8");
         if (!source.includes("import.meta.")) return undefined;
-        const values = {
-          url: pathToFileURL(args.path).href,
-          dirname: path.dirname(args.path),
-          filename: args.path,
-        };
-        const contents = source.replace(use, (_, key) => JSON.stringify(values[key]));
+        const values = outdir ? relativeLocation(outdir, args.path) : absoluteLocation(args.path);
+        const contents = (outdir ? relativeImports : "") + source.replace(use, (_, key) => values[key]);
         return { contents, loader: args.path.endsWith("x") ? "tsx" : "ts" };
       });
     },

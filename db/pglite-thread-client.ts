@@ -57,8 +57,21 @@ function threadSource(): string {
   throw new Error(`db/pglite-thread.ts not found above ${here}`);
 }
 
-/** Starts the thread: tsx's loader registered in it first, as the server's own is, then its source. */
+/** The thread's compiled entry, when this module runs from bin/compile.mjs's outputs (whose banner sets the folder). */
+function compiledThread(): string | undefined {
+  const dir = (globalThis as { kassaCompiledDir?: string }).kassaCompiledDir;
+  const file = dir && path.join(dir, "pglite-thread.mjs");
+  return file && fs.existsSync(file) ? file : undefined;
+}
+
+/**
+ * Starts the thread: its compiled entry when there is one, else tsx's loader registered in it
+ * first, as the server's own is, then its source.
+ */
 function startThread(start: ThreadStart, { resourceLimits }: Options): Worker {
+  const transferList = start.loadDataDir ? [start.loadDataDir.buffer] : [];
+  const compiled = compiledThread();
+  if (compiled) return new Worker(compiled, { workerData: start, resourceLimits, transferList });
   // tsx's ESM entry (its CommonJS one cannot register from a thread): read off its package's exports.
   const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
   const { exports } = JSON.parse(fs.readFileSync(manifest, "utf8")) as { exports: Record<string, { import: { default: string } }> };
@@ -69,7 +82,7 @@ function startThread(start: ThreadStart, { resourceLimits }: Options): Worker {
     eval: true,
     workerData: start,
     resourceLimits,
-    transferList: start.loadDataDir ? [start.loadDataDir.buffer] : [],
+    transferList,
   });
 }
 

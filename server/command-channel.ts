@@ -3,7 +3,7 @@ import net from "node:net";
 import type { Db } from "@/db/client";
 import { log } from "@/lib/log";
 import { describeError } from "./describe-error";
-import { runCommand, type CommandOutput } from "./run-command";
+import type { CommandOutput } from "./run-command";
 import { sleep } from "./data-dir-lock";
 
 /** A request is one line of JSON, `{"argv": [...]}`; the answer one line, a CommandOutput. */
@@ -24,6 +24,8 @@ async function answer(db: Db, line: string): Promise<CommandOutput> {
   const argv = parseRequest(line);
   if (!argv) return { stdout: "", stderr: "Malformed request on Kassa's command socket.\n", exitCode: 2 };
   try {
+    // The commands (and what they use: two-factor's QR codes, the exports) load on the first one.
+    const { runCommand } = await import("./run-command");
     return await runCommand(argv, db);
   } catch (error) {
     return { stdout: "", stderr: `Failed: ${describeError(error)}\n`, exitCode: 1 };

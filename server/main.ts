@@ -21,6 +21,7 @@ import { buildIfNeeded } from "./build";
 import { openServerDatabase, runningServer } from "./embedded";
 import { apiFastPath } from "./api-fast-path";
 import { createHttpServer, stopServing } from "./http-server";
+import { takeBuiltNextConfig } from "./next-config-at-start";
 import { pageHandler } from "./page-handler";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -32,7 +33,10 @@ async function main() {
     console.error(`Kassa is already running on this data directory (${path.resolve(e.DATA_DIR)}).`);
     process.exit(1);
   }
-  if (!dev) buildIfNeeded(root);
+  if (!dev) {
+    buildIfNeeded(root);
+    takeBuiltNextConfig(root);
+  }
 
   // With PGlite: DATA_DIR locked, and CLI commands run here (decision 0007).
   const { handle, stopSharing } = await openServerDatabase();

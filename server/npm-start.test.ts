@@ -4,11 +4,12 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { compiledEntry } from "@/bin/compile.mjs";
 import { buildState } from "./build";
 
 // `npm start` on a fresh data directory creates the demo business and prints its keys, which then
-// work against the API. It starts the real process (server/main.ts, as `npm start` does) on a
-// temporary DATA_DIR and port. It needs a current production build (`next build`; CI has one
+// work against the API. It starts the real process (bin/start.mjs, as `npm start` does: the
+// compiled server, compiled first if a source changed) on a temporary DATA_DIR and port. It needs a current production build (`next build`; CI has one
 // from the first Playwright pass): without one, the process would build first, for minutes.
 const root = path.resolve(import.meta.dirname, "..");
 const ready = buildState(root).current;
@@ -40,8 +41,8 @@ async function start(): Promise<{ port: number; banner: string }> {
   dirs.push(dataDir);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1" };
-  for (const name of ["DATABASE_URL", "ORIGIN", "ENCRYPTION_KEY", "VITEST", "VITEST_WORKER_ID", "NODE_ENV"]) delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const name of ["DATABASE_URL", "KASSA_BUNDLE", "ORIGIN", "ENCRYPTION_KEY", "VITEST", "VITEST_WORKER_ID", "NODE_ENV"]) delete env[name];
+  const child = spawn(process.execPath, ["bin/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -66,6 +67,9 @@ async function start(): Promise<{ port: number; banner: string }> {
 describe.skipIf(!ready)("npm start (needs a current production build)", () => {
   it("prints the demo business's keys, and they work against the API", async () => {
     const { port, banner } = await start();
+    // It ran the compiled server (compiled now if it was not up to date), without tsx's loader.
+    expect(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start).toBe("node bin/start.mjs");
+    expect(compiledEntry("main")).toMatch(/\/dist\/server\/main\.mjs$/);
     const secret = /secret key\s+(sk_test_\S+)/.exec(banner)?.[1];
     const publicKey = /public key\s+(pk_test_\S+)/.exec(banner)?.[1];
     expect(secret, banner).toBeDefined();

@@ -2,7 +2,6 @@ import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, type Job } from "@/db/schema";
 import { inngestEnabled } from "@/lib/env";
-import { inngest, jobEvent } from "@/inngest/client";
 import { wakeLocalExecutors } from "./local-executors";
 
 /**
@@ -21,6 +20,8 @@ export async function dispatchJobs(
     if (committed.some((job) => !job.dueLater)) wakeLocalExecutors();
     return;
   }
+  // Inngest's client loads only where it is configured: without it the process never holds it.
+  const { inngest, jobEvent } = await import("@/inngest/client");
   await inngest.send(committed.map((job) => jobEvent(job)));
   await db
     .update(jobs)
