@@ -93,5 +93,8 @@ describe("a dispute opened after the sandbox clock advanced", () => {
     await settle(biz, async () => (await disputesOf(biz, "?status=lost")).length === 1);
     const lost = await api<DisputeView>("GET", `/disputes/${dispute!.id}`, { key: biz.secretKey });
     expect(lost.body).toMatchObject({ status: "lost", outcome: "lost" });
+    const closed = await getDisputeDetail(testDb(), biz.business.id, dispute!.id);
+    expect(Date.parse(closed.closedAt!)).toBeGreaterThan(due);
+    expect(Date.parse(closed.closedAt!)).toBeLessThanOrEqual(Date.parse(closed.now));
   });
 });
