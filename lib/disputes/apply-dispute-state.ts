@@ -17,7 +17,12 @@ import { planDispute } from "./plan-dispute";
 export type DisputeSubject = { businessId: string; sessionId: string; provider: string };
 
 /** Kassa's record of the dispute, created (on the business's clock, `at`) if new, and locked. */
-async function lockOrCreate(tx: Db, subject: DisputeSubject, state: ProviderDisputeState, at: string): Promise<Dispute> {
+async function lockOrCreate(
+  tx: Db,
+  subject: DisputeSubject,
+  state: ProviderDisputeState,
+  at: string,
+): Promise<Dispute> {
   await tx
     .insert(disputes)
     .values({
