@@ -9,13 +9,20 @@ import { lockSession } from "@/lib/payments/payment-records";
 import type { ProviderDisputeState } from "@/lib/providers/stripe/stripe-disputes";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
 import { toDbTime } from "@/lib/time";
+import { businessNow } from "@/lib/clock";
 import { notifyDisputeOpened } from "./dispute-opened-notice";
 import { disputeView, isClosedStatus } from "./dispute-view";
 import { planDispute } from "./plan-dispute";
 
 export type DisputeSubject = { businessId: string; sessionId: string; provider: string };
 
-async function lockOrCreate(tx: Db, subject: DisputeSubject, state: ProviderDisputeState): Promise<Dispute> {
+/** Kassa's record of the dispute, created (on the business's clock, `at`) if new, and locked. */
+async function lockOrCreate(
+  tx: Db,
+  subject: DisputeSubject,
+  state: ProviderDisputeState,
+  at: string,
+): Promise<Dispute> {
   await tx
     .insert(disputes)
     .values({
@@ -28,6 +35,7 @@ async function lockOrCreate(tx: Db, subject: DisputeSubject, state: ProviderDisp
       currency: state.currency.toUpperCase(),
       reason: state.reason,
       status: state.status as DisputeStatus,
+      createdAt: at,
     })
     .onConflictDoNothing();
   const [row] = await tx
@@ -88,7 +96,9 @@ export async function applyDisputeState(
 ): Promise<Dispute> {
   return transactionWithJobs(db, async (tx) => {
     const { session, business, payment } = await lockSession(tx, subject.sessionId, subject.businessId);
-    const row = await lockOrCreate(tx, subject, state);
+    // Stamped on the business's clock (a sandbox's may run ahead), as payments and refunds are.
+    const businessTime = toDbTime(businessNow(business));
+    const row = await lockOrCreate(tx, subject, state, businessTime);
     const plan = planDispute(row, state);
     const booked: BookedDisputeMoney = [...row.booked];
     for (const money of plan.post)
@@ -104,7 +114,7 @@ export async function applyDisputeState(
         evidence: state.evidence,
         submissionCount: state.submissionCount,
         booked,
-        closedAt: isClosedStatus(state.status) ? (row.closedAt ?? now) : null,
+        closedAt: isClosedStatus(state.status) ? (row.closedAt ?? businessTime) : null,
         openedNotifiedAt: row.openedNotifiedAt ?? now,
         closedNotifiedAt: plan.notifyClosed ? now : row.closedNotifiedAt,
         updatedAt: now,

@@ -20,6 +20,7 @@ export function newAccount(emu: Emulator, key: string): Account {
     faults: { failNext: [], unreachable: false },
     deliveries: [],
     realTimeOverride: null,
+    clockOffsetSeconds: 0,
     clockFailures: new TrackedMap(),
     pendingDeliveries: new TrackedMap(),
     restrictedKeys: new TrackedMap(),

@@ -5,7 +5,7 @@ import type { DashboardRoute } from "./dashboard-routes";
 import { invalidRequest, StripeApiError } from "./errors";
 import { type FormObject, Params, parseForm } from "./form";
 import { everyAccount } from "./stored-accounts";
-import { type Account, automatic, type Emulator } from "./state";
+import { type Account, accountNow, automatic, type Emulator } from "./state";
 
 /** Serves a `/_emulator/` request; false when no helper matches (the caller answers 404). */
 export async function matchDashboard(
@@ -29,7 +29,7 @@ export async function matchDashboard(
     if (!account) throw invalidRequest(`No such account: '${match[1]}'`, { status: 404 });
   }
   const dueWork = (opened: Account) =>
-    runDueWork({ emu, account: opened, request: automatic }, null, Math.floor(emu.now() / 1000));
+    runDueWork({ emu, account: opened, request: automatic }, null, accountNow(emu, opened));
   if (!account) {
     for (const opened of emu.accounts.values()) {
       dueWork(opened);

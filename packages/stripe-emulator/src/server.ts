@@ -9,7 +9,7 @@ import { type FormObject, type FormValue, Params, parseForm } from "./form";
 import { authenticate, maskKey } from "./accounts";
 import { newRequestId } from "./ids";
 import { type CompiledRoute, matchRoute } from "./router";
-import { type Account, automatic, type Ctx, type Emulator, type Faults } from "./state";
+import { type Account, accountNow, automatic, type Ctx, type Emulator, type Faults } from "./state";
 import { parseMultipart } from "./multipart";
 import { checkParams } from "./strict-params";
 
@@ -215,7 +215,7 @@ function handleApiRequest(input: ApiRequest, headers: Record<string, string>, ta
     request: { id: requestId, idempotency_key: key },
     apiVersion: typeof version === "string" ? version : (account.apiVersion ?? defaultApiVersion),
   };
-  runDueWork({ ...ctx, request: automatic }, null, Math.floor(emu.now() / 1000));
+  runDueWork({ ...ctx, request: automatic }, null, accountNow(emu, account));
   const params = new Params(raw);
   let status = 200;
   let result: unknown;

@@ -191,6 +191,11 @@ export interface Account {
   deliveries: DeliveryAttempt[];
   /** While due work of real-time (clockless) objects runs: the time it is due at. */
   realTimeOverride: number | null;
+  /**
+   * Seconds the account's own clock runs ahead of the emulator's (0 unless moved by
+   * `advanceAccountClock`): a sandbox whose clock was advanced dates its clockless objects by it.
+   */
+  clockOffsetSeconds: number;
   /** Why a test clock ended in `internal_failure` (an emulator bug: please report it). */
   clockFailures: Map<string, string>;
   /** Webhook deliveries still to attempt, by `<event id> <endpoint id>`. */
@@ -268,13 +273,21 @@ export interface Ctx {
 
 export const automatic: RequestInfo = { id: null, idempotency_key: null };
 
-/** Unix seconds on a test clock's frozen time, or the emulator's clock for objects without one. */
+/**
+ * Unix seconds on a test clock's frozen time, or the account's clock (the emulator's plus the
+ * account's offset) for objects without one.
+ */
 export function timeOn(ctx: Ctx, clockId: string | null | undefined): number {
   if (clockId) {
     const clock = ctx.account.store.get("test_helpers.test_clock", clockId);
     if (clock) return clock.frozen_time;
   }
-  return ctx.account.realTimeOverride ?? Math.floor(ctx.emu.now() / 1000);
+  return ctx.account.realTimeOverride ?? accountNow(ctx.emu, ctx.account);
+}
+
+/** Unix seconds on the account's own clock: the emulator's, plus the offset it was advanced by. */
+export function accountNow(emu: Emulator, account: Account): number {
+  return Math.floor(emu.now() / 1000) + (account.clockOffsetSeconds ?? 0);
 }
 
 export function clockOfCustomer(ctx: Ctx, customerId: string | null | undefined): string | null {

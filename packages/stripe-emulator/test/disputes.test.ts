@@ -230,3 +230,49 @@ describe("accepting, refunds, files", () => {
     expect(text).toMatchObject({ statusCode: 400, param: "file" });
   });
 });
+
+describe("the account's own clock (a sandbox's clock advanced)", () => {
+  it("runs clockless disputes' work due in the window, then dates what comes after on the moved clock", async () => {
+    const key = newSecretKey();
+    const stripe = sdkFor(emulator, key);
+    const payClockless = async () => {
+      const intent = await stripe.paymentIntents.create({
+        amount: 5000,
+        currency: "usd",
+        payment_method: "pm_card_createDispute",
+        allowed_payment_method_types: ["card"],
+        confirm: true,
+      });
+      return (await stripe.disputes.list({ payment_intent: intent.id })).data[0] as Stripe.Dispute;
+    };
+    const advance = async (seconds: number) => {
+      const response = await fetch(`${emulator.url}/_emulator/disputes/advance`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ seconds }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { ran: number }).ran;
+    };
+    const before = await payClockless();
+    expect(await advance(days(31))).toBeGreaterThan(0);
+    expect(await stripe.disputes.retrieve(before.id)).toMatchObject({
+      status: "lost",
+      evidence_details: { past_due: true },
+    });
+
+    const now = Math.floor(Date.now() / 1000) + days(31);
+    const after = await payClockless();
+    expect(Math.abs(after.created - now)).toBeLessThan(600);
+    expect(after.evidence_details.due_by).toBeGreaterThan(now + days(6));
+    expect(after.evidence_details.due_by).toBeLessThan(now + days(8));
+    expect((await stripe.charges.retrieve(String(after.charge))).created).toBe(after.created);
+    await advance(days(6));
+    expect((await stripe.disputes.retrieve(after.id)).status).toBe("needs_response");
+    await advance(days(2));
+    expect(await stripe.disputes.retrieve(after.id)).toMatchObject({
+      status: "lost",
+      evidence_details: { past_due: true },
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import { invalidRequest } from "../errors";
 import { emit, snapshot } from "../events";
-import { type Ctx, clockOfCustomer, idOf } from "../state";
+import { accountNow, type Ctx, clockOfCustomer, idOf } from "../state";
 import { disputeTime, reinstateFunds, withdrawFunds } from "./open-dispute";
 
 /**
@@ -108,21 +108,26 @@ export function dueDisputes(ctx: Ctx, clockId: string | null): { at: number; run
 /**
  * The emulator's helper for a sandbox whose own clock moved `seconds` ahead: the issuer's work on
  * disputes of charges without a test clock (decisions, deadlines) that falls due within that
- * window runs now, each at its due time, as if real time had passed for them.
+ * window runs now, each at its due time, as if time had passed for them; then the account's clock
+ * moves ahead by `seconds`, so what the account creates afterwards without a test clock (a new
+ * dispute and its `due_by`, a charge) is dated on the sandbox's clock, and its due work runs by
+ * it. Answers how many pieces of dispute work ran.
  */
 export function runClocklessDisputes(ctx: Ctx, seconds: number): number {
-  const upTo = Math.floor(ctx.emu.now() / 1000) + seconds;
+  const from = accountNow(ctx.emu, ctx.account);
+  const upTo = from + seconds;
   let ran = 0;
   try {
     for (let guard = 0; guard < 10_000; guard++) {
       const next = dueDisputes(ctx, null).sort((a, b) => a.at - b.at)[0];
       if (!next || next.at > upTo) break;
-      ctx.account.realTimeOverride = Math.max(next.at, Math.floor(ctx.emu.now() / 1000));
+      ctx.account.realTimeOverride = Math.max(next.at, from);
       next.run();
       ran++;
     }
   } finally {
     ctx.account.realTimeOverride = null;
   }
+  ctx.account.clockOffsetSeconds = (ctx.account.clockOffsetSeconds ?? 0) + seconds;
   return ran;
 }

@@ -8,7 +8,7 @@ import { createBalanceTransaction } from "../payments";
 import { listing, retrieving } from "../accepted-params";
 import type { Route } from "../router";
 import { runDueWork } from "../clock";
-import { automatic, type Ctx, clockOfCustomer, idOf, timeForCustomer } from "../state";
+import { accountNow, automatic, type Ctx, clockOfCustomer, idOf, timeForCustomer } from "../state";
 import { refundCard, refundFailureDelaySeconds } from "./refund-failures";
 
 const formatDollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -25,13 +25,13 @@ function wakeAt(ctx: Ctx, at: number): void {
       emu.wakeTimers.delete(timer);
       const saving = emu.saver
         .run(account, "write", () =>
-          runDueWork({ emu, account, request: automatic }, null, Math.floor(emu.now() / 1000)),
+          runDueWork({ emu, account, request: automatic }, null, accountNow(emu, account)),
         )
         .catch(() => undefined);
       emu.background.add(saving);
       void saving.finally(() => emu.background.delete(saving));
     },
-    Math.max(0, at * 1000 - emu.now()) + 1000,
+    Math.max(0, (at - accountNow(emu, account)) * 1000) + 1000,
   );
   timer.unref();
   emu.wakeTimers.add(timer);
