@@ -76,16 +76,3 @@ export function databaseFault(error: unknown): DatabaseFault | null {
   }
   return null;
 }
-
-/**
- * Whether a fault happened before the statement reached the database (nothing it asked for can
- * have been done): a connection refused or never made. A write failing so is safe to run again.
- */
-export function failedBeforeReaching(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ECONNREFUSED" || code === "CONNECT_TIMEOUT" || code === "57P03" || code === "ENOTFOUND")
-      return true;
-  }
-  return false;
-}
