@@ -2,6 +2,7 @@
 // the API fast path, the embedded worker and the demo business, as server/main.ts starts them), a
 // bounded load of sandbox session creations and pays, readiness polling.
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -9,11 +10,31 @@ const root = path.resolve(import.meta.dirname, "../..");
 /** The bound every answer must meet during a fault (decision 0065), with slack for a busy machine. */
 export const answerBoundMs = 5000 + 3000;
 
-export type Kassa = { base: string; secretKey: string; child: ChildProcess; output: () => string; stop(): Promise<void> };
+export type Kassa = {
+  base: string;
+  secretKey: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 /** Starts a Kassa server with `env` (DATABASE_URL or DATA_DIR) on a free port. */
 export async function startKassa(env: Record<string, string>): Promise<Kassa> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(await freePort()),
+    LOG_LEVEL: "info",
+    ...env,
+  };
   for (const name of ["VITEST", "VITEST_WORKER_ID", "NODE_ENV"]) delete childEnv[name];
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, ["--import", "tsx", "bench/api-server.ts"], {
@@ -54,10 +75,22 @@ export async function startKassa(env: Record<string, string>): Promise<Kassa> {
   };
 }
 
-export type Answer = { what: string; status: number; ms: number; body: Record<string, unknown>; retryAfter: string | null };
+export type Answer = {
+  what: string;
+  status: number;
+  ms: number;
+  body: Record<string, unknown>;
+  retryAfter: string | null;
+};
 
 /** One request, timed; a network failure or a wait past 30 s is status 0. */
-export async function call(kassa: Kassa, method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function call(
+  kassa: Kassa,
+  method: string,
+  route: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const started = Date.now();
   try {
     const res = await fetch(`${kassa.base}${route}`, {
@@ -73,9 +106,21 @@ export async function call(kassa: Kassa, method: string, route: string, body?: u
     } catch {
       parsed = { text };
     }
-    return { what: `${method} ${route}`, status: res.status, ms: Date.now() - started, body: parsed, retryAfter: res.headers.get("retry-after") };
+    return {
+      what: `${method} ${route}`,
+      status: res.status,
+      ms: Date.now() - started,
+      body: parsed,
+      retryAfter: res.headers.get("retry-after"),
+    };
   } catch (error) {
-    return { what: `${method} ${route}`, status: 0, ms: Date.now() - started, body: { error: String(error) }, retryAfter: null };
+    return {
+      what: `${method} ${route}`,
+      status: 0,
+      ms: Date.now() - started,
+      body: { error: String(error) },
+      retryAfter: null,
+    };
   }
 }
 
@@ -107,7 +152,13 @@ export function startLoad(kassa: Kassa, workers = 3): Load {
         continue;
       }
       const key = `pay-${sessionId}`;
-      const pay = await call(kassa, "POST", `/sandbox/sessions/${sessionId}/pay`, {}, { "idempotency-key": key });
+      const pay = await call(
+        kassa,
+        "POST",
+        `/sandbox/sessions/${sessionId}/pay`,
+        {},
+        { "idempotency-key": key },
+      );
       answers.push(pay);
       if (pay.status === 200 && JSON.stringify(pay.body).includes('"succeeded"')) paid.push(sessionId);
     }
@@ -124,7 +175,10 @@ export function startLoad(kassa: Kassa, workers = 3): Load {
 }
 
 /** Polls readiness every 250 ms: the statuses seen, in order, with their time. */
-export function pollReadiness(kassa: Kassa): { seen: { at: number; status: number; body: Record<string, unknown> }[]; stop(): void } {
+export function pollReadiness(kassa: Kassa): {
+  seen: { at: number; status: number; body: Record<string, unknown> }[];
+  stop(): void;
+} {
   const seen: { at: number; status: number; body: Record<string, unknown> }[] = [];
   let running = true;
   void (async () => {

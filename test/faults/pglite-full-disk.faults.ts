@@ -60,7 +60,11 @@ describe.skipIf(!isRoot)("the embedded database on a full disk", () => {
 
     const filler = path.join(mountPoint, "filler");
     fill(filler, floorMb / 4);
-    await waitFor(async () => (await call(kassa, "GET", "/health/ready")).status === 503, 10_000, "readiness 503");
+    await waitFor(
+      async () => (await call(kassa, "GET", "/health/ready")).status === 503,
+      10_000,
+      "readiness 503",
+    );
     const ready = await call(kassa, "GET", "/health/ready");
     const disk = (ready.body.checks as Record<string, { ok: boolean; detail?: string }>).disk!;
     expect(disk.ok).toBe(false);
@@ -75,12 +79,23 @@ describe.skipIf(!isRoot)("the embedded database on a full disk", () => {
       expect(read.body.session_id).toBe(sessionId);
     }
     // One error line for the crossing, naming the disk and its free space; not one per probe.
-    const lines = kassa.output().split("\n").filter((line) => line.includes("disk space below the floor"));
+    const lines = kassa
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("disk space below the floor"));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: "error", disk: mountPoint, freeMb: expect.any(Number) });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: "error",
+      disk: mountPoint,
+      freeMb: expect.any(Number),
+    });
 
     fs.rmSync(filler);
-    await waitFor(async () => (await call(kassa, "GET", "/health/ready")).status === 200, 10_000, "ready again");
+    await waitFor(
+      async () => (await call(kassa, "GET", "/health/ready")).status === 200,
+      10_000,
+      "ready again",
+    );
     const after = await call(kassa, "POST", "/session", sessionBody());
     expect(after.status).toBe(201);
     expect((await call(kassa, "GET", `/payment/${sessionId}`)).status).toBe(200);

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, queryRows, sql, type DatabaseHandle } from "@/db/client";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
-import { answerBoundMs, call, pollReadiness, sleep, startKassa, startLoad, waitFor, type Answer, type Kassa } from "./fault-harness";
+import {
+  answerBoundMs,
+  call,
+  pollReadiness,
+  sleep,
+  startKassa,
+  startLoad,
+  waitFor,
+  type Answer,
+  type Kassa,
+} from "./fault-harness";
 import { startThrowawayPostgres, type Throwaway } from "./throwaway-postgres";
 
 // Kassa on a PostgreSQL cluster of its own, under a bounded load of sandbox session creations and
@@ -24,13 +34,15 @@ afterAll(async () => {
 
 /** No 500 (nor a dropped connection), and every answer within the bound; 503s carry Retry-After. */
 function expectBoundedAnswers(answers: Answer[]): void {
-  const bad = answers.filter((a) => a.status === 0 || a.status >= 500 && a.status !== 503);
+  const bad = answers.filter((a) => a.status === 0 || (a.status >= 500 && a.status !== 503));
   expect(bad, JSON.stringify(bad.slice(0, 5))).toEqual([]);
   const slow = answers.filter((a) => a.ms > answerBoundMs);
   expect(slow, JSON.stringify(slow.slice(0, 5))).toEqual([]);
   for (const a of answers.filter((x) => x.status === 503)) {
     expect(a.retryAfter, JSON.stringify(a)).toMatch(/^\d+$/);
-    expect(["service_unavailable", "payment_outcome_unknown", "insufficient_storage"]).toContain(a.body.error);
+    expect(["service_unavailable", "payment_outcome_unknown", "insufficient_storage"]).toContain(
+      a.body.error,
+    );
   }
 }
 
@@ -38,7 +50,9 @@ async function readyAgainWithin(ms: number): Promise<number> {
   return waitFor(async () => (await call(kassa, "GET", "/health/ready")).status === 200, ms, "readiness 200");
 }
 
-async function underLoad(fault: () => Promise<void>): Promise<{ answers: Answer[]; paid: string[]; readiness: ReturnType<typeof pollReadiness>["seen"] }> {
+async function underLoad(
+  fault: () => Promise<void>,
+): Promise<{ answers: Answer[]; paid: string[]; readiness: ReturnType<typeof pollReadiness>["seen"] }> {
   const load = startLoad(kassa, 3);
   const readiness = pollReadiness(kassa);
   await sleep(3000);

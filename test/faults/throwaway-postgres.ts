@@ -9,7 +9,9 @@ import path from "node:path";
 
 function binDir(): string {
   const base = "/usr/lib/postgresql";
-  const version = fs.existsSync(base) ? fs.readdirSync(base).sort((a, b) => Number(b) - Number(a))[0] : undefined;
+  const version = fs.existsSync(base)
+    ? fs.readdirSync(base).sort((a, b) => Number(b) - Number(a))[0]
+    : undefined;
   if (!version) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql");
   return path.join(base, version, "bin");
 }
@@ -40,15 +42,21 @@ export async function startThrowawayPostgres(): Promise<Throwaway> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync("chown", ["-R", "postgres:postgres", dir]);
   const run = (tool: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 90_000,
-    }).toString();
+    execFileSync(
+      asRoot ? "runuser" : path.join(bin, tool),
+      asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args,
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 90_000,
+      },
+    ).toString();
   const data = path.join(dir, "data");
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const pgCtl = (...args: string[]) => run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "60", ...args]);
-  const psql = (sql: string) => run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-At", "-c", sql]);
+  const pgCtl = (...args: string[]) =>
+    run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "60", ...args]);
+  const psql = (sql: string) =>
+    run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-At", "-c", sql]);
   pgCtl("-o", options, "start");
   psql("create database kassa");
   return {
