@@ -33,7 +33,11 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** What went wrong, in the database's words: drizzle's "Failed query" wraps the driver's error as its cause. */
+const message = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? error.cause.message : error.message;
+};
 
 async function checkDatabase(db: Db): Promise<Check> {
   try {
