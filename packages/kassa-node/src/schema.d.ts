@@ -3009,7 +3009,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3068,6 +3068,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listPaymentMethods: {
@@ -3122,6 +3133,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getBalance: {
@@ -3158,6 +3180,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3255,7 +3288,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3326,6 +3359,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3414,6 +3458,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listSubscriptions: {
@@ -3467,6 +3522,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getSubscription: {
@@ -3515,6 +3581,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3790,6 +3867,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   createPaymentLink: {
@@ -3876,7 +3964,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3933,6 +4021,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3997,6 +4096,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4072,6 +4182,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   activatePaymentLink: {
@@ -4145,6 +4266,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listDisputes: {
@@ -4206,6 +4338,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getDispute: {
@@ -4254,6 +4397,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4537,6 +4691,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listPayoutUsers: {
@@ -4591,6 +4756,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getPayoutUser: {
@@ -4639,6 +4815,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4703,6 +4890,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4791,6 +4989,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   reactivatePayoutUser: {
@@ -4875,6 +5084,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4963,6 +5183,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listWithdrawals: {
@@ -5028,6 +5259,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWithdrawal: {
@@ -5076,6 +5318,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5164,6 +5417,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   rejectWithdrawal: {
@@ -5250,6 +5514,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getPayoutBalance: {
@@ -5286,6 +5561,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5385,6 +5671,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listPayoutHistory: {
@@ -5435,6 +5732,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5489,6 +5797,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5565,6 +5884,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getOwnWithdrawal: {
@@ -5613,6 +5943,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5701,6 +6042,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWebhookEndpoint: {
@@ -5737,6 +6089,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5813,6 +6176,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   pauseWebhookEndpoint: {
@@ -5885,6 +6259,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5961,6 +6346,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listWebhookEvents: {
@@ -6027,6 +6423,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6103,6 +6510,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWebhookEvent: {
@@ -6151,6 +6569,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6239,6 +6668,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   sendTestWebhookEvent: {
@@ -6313,6 +6753,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWebhookToken: {
@@ -6349,6 +6800,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6425,6 +6887,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listApiKeys: {
@@ -6474,6 +6947,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6548,6 +7032,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6636,6 +7131,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   revokeApiKey: {
@@ -6722,6 +7228,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   creditSandboxPayoutBalance: {
@@ -6794,6 +7311,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6997,7 +7525,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7035,6 +7563,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getLiveness: {
@@ -7062,6 +7601,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7201,6 +7751,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   exportPayments: {
@@ -7267,6 +7828,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   exportRefunds: {
@@ -7319,6 +7891,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7375,6 +7958,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   exportPayoutUsers: {
@@ -7426,6 +8020,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7483,6 +8088,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
