@@ -31,10 +31,20 @@ export type DatabaseHandle = {
   lost?: Promise<Error>;
 };
 
+/** How long making one PostgreSQL connection may take before the statement waiting on it fails. */
+export const connectTimeoutSeconds = 2;
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
 export type OpenOptions =
-  | { kind: "postgres"; url: string; max?: number; socketPath?: string }
+  | {
+      kind: "postgres";
+      url: string;
+      max?: number;
+      socketPath?: string;
+      /** The server's bound on one statement (statement_timeout); none when unset. Migrations run without it. */
+      statementTimeoutMs?: number;
+    }
   /**
    * dataDir undefined means in memory. thread: the database runs on a thread of its own
    * (./pglite-thread.ts, decision 0059), as the server opens it.
@@ -46,17 +56,40 @@ export type EmbeddedCopy = { dumpDataDir(compression: "gzip" | "none"): Promise<
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.kind === "postgres") {
+    // Every wait is bounded (decision 0065): a connection is made within connectTimeoutSeconds or
+    // the query fails (postgres.js queues a query while its connection is being made, so this bounds
+    // the wait for the pool too); idle connections are closed, and none lives forever (a restarted
+    // or failed-over server's are replaced).
+    const bounds = { connect_timeout: connectTimeoutSeconds, idle_timeout: 60, max_lifetime: 30 * 60 };
     const client = postgres(options.url, {
       max: options.max ?? 10,
+      ...bounds,
       ...(options.socketPath ? { path: options.socketPath } : {}),
       onnotice: () => {},
-      connection: { TimeZone: "UTC" },
+      connection: {
+        TimeZone: "UTC",
+        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    const migrate = async () => {
+      const unbounded = postgres(options.url, {
+        max: 1,
+        ...bounds,
+        ...(options.socketPath ? { path: options.socketPath } : {}),
+        onnotice: () => {},
+        connection: { TimeZone: "UTC" },
+      });
+      try {
+        await migratePostgres(drizzlePostgres(unbounded), { migrationsFolder });
+      } finally {
+        await unbounded.end({ timeout: 5 });
+      }
+    };
     return {
       db,
       kind: "postgres",
-      migrate: () => migratePostgres(drizzlePostgres(client), { migrationsFolder }),
+      migrate,
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -64,7 +97,10 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const pglite = await openPglite(options);
   // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`
   // is what backups copy the database with (server/backup-database.ts).
-  const db = drizzlePglite({ client: fastPgliteClient(pglite) as unknown as PGlite, schema }) as unknown as Db;
+  const db = drizzlePglite({
+    client: fastPgliteClient(pglite) as unknown as PGlite,
+    schema,
+  }) as unknown as Db;
   const copy: EmbeddedCopy = { dumpDataDir: (compression) => copyDataDir(pglite, compression) };
   (db as unknown as { $client: EmbeddedCopy }).$client = copy;
   return {
@@ -83,7 +119,13 @@ async function openThread(options: { dataDir?: string; loadDataDir?: Blob }): Pr
   });
   const db = drizzlePglite({ client: thread.client as unknown as PGlite, schema }) as unknown as Db;
   (db as unknown as { $client: EmbeddedCopy }).$client = thread;
-  return { db, kind: "pglite", migrate: () => thread.migrate(migrationsFolder), close: () => thread.close(), lost: thread.lost };
+  return {
+    db,
+    kind: "pglite",
+    migrate: () => thread.migrate(migrationsFolder),
+    close: () => thread.close(),
+    lost: thread.lost,
+  };
 }
 
 /** Raw SQL returning rows, the same shape on both drivers. */

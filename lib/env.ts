@@ -10,6 +10,17 @@ const booleanFlag = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().min(1).optional(),
+  /**
+   * PostgreSQL's bound on one statement of the server's pool (statement_timeout, decision 0065): a
+   * statement past it fails and its request answers 503. Migrations run without it.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * The embedded database's disk floor (decision 0067): with less free space than this on the
+   * data directory's file system, readiness fails and requests that change anything answer 503
+   * `insufficient_storage` (reads are still served).
+   */
+  DISK_FREE_FLOOR_MB: z.coerce.number().min(0).max(1_000_000).default(256),
   DATA_DIR: z.string().min(1).default(".data"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -165,7 +176,8 @@ export function dataDir(): string {
 
 export function databaseOptions(): OpenOptions {
   const e = env();
-  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL };
+  if (e.DATABASE_URL)
+    return { kind: "postgres", url: e.DATABASE_URL, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS };
   return { kind: "pglite", dataDir: path.join(dataDir(), "pglite") };
 }
 

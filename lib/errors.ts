@@ -208,3 +208,44 @@ export class SubscriptionUpdateFailedError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * 503 with `Retry-After` (decision 0065): the database could not serve the request (connection
+ * lost, server restarting, statement past its bound, read-only). `{error: "service_unavailable",
+ * message}`; on a full disk `{error: "insufficient_storage", message}` (reads are still served).
+ */
+export class DatabaseUnavailableError extends DomainError {
+  readonly code: "service_unavailable" | "insufficient_storage";
+  constructor(
+    readonly fault: "unavailable" | "timeout" | "read_only" | "disk_full",
+    readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      fault === "disk_full"
+        ? "Kassa's storage is full: changes are refused until space is freed. Reading still works; try again later."
+        : "Kassa's database is unavailable for a moment. Nothing was changed by this request unless it says otherwise; try again.",
+      options,
+    );
+    this.code = fault === "disk_full" ? "insufficient_storage" : "service_unavailable";
+  }
+}
+
+/**
+ * 503 `{error: "payment_outcome_unknown", message}` with `Retry-After` (decision 0066): the provider
+ * was asked to charge but the answer could not be recorded. Never "failed": the money may have
+ * moved. The same request with the same Idempotency-Key answers the real outcome once known.
+ */
+export class PaymentOutcomeUnknownError extends DomainError {
+  readonly code = "payment_outcome_unknown";
+  constructor(
+    readonly attemptId: string,
+    readonly retryAfterSeconds = 10,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      "The payment's outcome is not known yet: do not pay again. Retry this request with the same Idempotency-Key, or read the payment, in a few seconds.",
+      options,
+    );
+  }
+}

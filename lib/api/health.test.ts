@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DatabaseHandle, Db } from "@/db/client";
 import { sql } from "@/db/client";
 import { resetEnv } from "@/lib/env";
 import { setReady } from "@/lib/health/readiness";
-import { checkBackground } from "@/lib/health/readiness-checks";
+import { resetDiskState } from "@/lib/health/disk-space";
+import { checkBackground, forgetReadinessChecks, readinessReport } from "@/lib/health/readiness-checks";
 import { markWorkerStopped, markWorkerTick } from "@/lib/health/worker-status";
-import { testDb } from "@/test/helpers";
+import { testDb, testHandle } from "@/test/helpers";
 import { dispatch } from "./routes";
 
 const get = async (path: string) => {
@@ -14,9 +15,29 @@ const get = async (path: string) => {
 };
 
 type Check = { ok: boolean; detail?: string };
-type Checks = { accepting: Check; database: Check; migrations: Check; background: Check };
+type Checks = {
+  accepting: Check;
+  database: Check;
+  writable: Check;
+  disk: Check;
+  migrations: Check;
+  background: Check;
+};
+
+/** Captures what the app writes to stderr (where error logs go) instead of printing it. */
+function captureStderr() {
+  const lines: string[] = [];
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    return true;
+  });
+  return { lines, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
 
 afterEach(() => {
+  vi.restoreAllMocks();
+  forgetReadinessChecks();
+  resetDiskState();
   setReady(false);
   markWorkerStopped();
   delete process.env.INNGEST_DEV;
@@ -37,7 +58,14 @@ describe("GET /api/health/ready", () => {
     expect(status).toBe(200);
     expect(body.status).toBe("ready");
     const checks = body.checks as Checks;
-    expect(Object.keys(checks).sort()).toEqual(["accepting", "background", "database", "migrations"]);
+    expect(Object.keys(checks).sort()).toEqual([
+      "accepting",
+      "background",
+      "database",
+      "disk",
+      "migrations",
+      "writable",
+    ]);
     for (const check of Object.values(checks)) expect(check.ok).toBe(true);
   });
 
@@ -53,14 +81,77 @@ describe("GET /api/health/ready", () => {
   it("is 503 when the database does not answer", async () => {
     setReady(true);
     markWorkerTick();
-    const { readinessReport } = await import("@/lib/health/readiness-checks");
     const broken = {
       execute: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")),
     } as unknown as Db;
-    const report = await readinessReport(broken);
+    const report = await readinessReport({ db: broken, kind: "postgres" });
     expect(report.ready).toBe(false);
     expect(report.checks.database).toEqual({ ok: false, detail: "connect ECONNREFUSED 127.0.0.1:5432" });
     expect(report.checks.accepting.ok).toBe(true);
+  });
+
+  it("is 503 when the database takes no writes (read-only, as a failed-over replica), and says so", async () => {
+    setReady(true);
+    markWorkerTick();
+    const handle = testHandle() as DatabaseHandle;
+    const report = await testDb().transaction(async (tx) => {
+      await tx.execute(sql`set transaction read only`);
+      return readinessReport({ db: tx, kind: handle.kind });
+    });
+    expect(report.ready).toBe(false);
+    expect(report.checks.database.ok).toBe(true);
+    expect(report.checks.writable.ok).toBe(false);
+    expect(report.checks.writable.detail).toMatch(/read-only transaction/);
+  });
+
+  it("keeps the database's checks for a moment: a probe right after another costs no query", async () => {
+    setReady(true);
+    markWorkerTick();
+    let queries = 0;
+    const counting = new Proxy(testDb(), {
+      get: (target, name, receiver) =>
+        name === "execute" || name === "select"
+          ? (...args: unknown[]) => {
+              queries += 1;
+              return (Reflect.get(target, name, receiver) as (...a: unknown[]) => unknown).apply(
+                target,
+                args,
+              );
+            }
+          : Reflect.get(target, name, receiver),
+    }) as Db;
+    const now = Date.now();
+    expect((await readinessReport({ db: counting, kind: "postgres" }, now)).ready).toBe(true);
+    const afterFirst = queries;
+    expect(afterFirst).toBeGreaterThan(0);
+    await readinessReport({ db: counting, kind: "postgres" }, now + 500);
+    expect(queries).toBe(afterFirst);
+    await readinessReport({ db: counting, kind: "postgres" }, now + 2000);
+    expect(queries).toBeGreaterThan(afterFirst);
+  });
+
+  it("on the embedded database, is 503 when its disk's free space is under the floor, naming the disk", async () => {
+    setReady(true);
+    markWorkerTick();
+    process.env.DISK_FREE_FLOOR_MB = "1000000";
+    resetEnv();
+    const stderr = captureStderr();
+    const first = await readinessReport({ db: testDb(), kind: "pglite" });
+    forgetReadinessChecks();
+    const second = await readinessReport({ db: testDb(), kind: "pglite" });
+    delete process.env.DISK_FREE_FLOOR_MB;
+    for (const report of [first, second]) {
+      expect(report.ready).toBe(false);
+      expect(report.checks.disk.ok).toBe(false);
+      expect(report.checks.disk.detail).toMatch(/^\d+ MB free on .+, under the floor of 1000000 MB$/);
+    }
+    // One line for the crossing, not one per probe.
+    const lines = stderr
+      .entries()
+      .filter((e) => e.message === "disk space below the floor: changes are refused until space is freed");
+    expect(lines).toEqual([
+      expect.objectContaining({ level: "error", disk: expect.any(String), freeMb: expect.any(Number) }),
+    ]);
   });
 
   it("is 503 when a shipped migration is not applied, and names it", async () => {

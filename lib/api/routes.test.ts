@@ -55,7 +55,11 @@ const testRouter = createRouter([
 ]);
 
 const call = (path: string, headers: Record<string, string> = {}) =>
-  testRouter(new Request(`http://kassa.test/api${path}`, { headers: { authorization: `Bearer ${biz.secretKey}`, ...headers } }));
+  testRouter(
+    new Request(`http://kassa.test/api${path}`, {
+      headers: { authorization: `Bearer ${biz.secretKey}`, ...headers },
+    }),
+  );
 
 describe("unexpected failures", () => {
   it("a service throwing a plain Error answers 500 exactly, with x-request-id, logged with that id", async () => {
@@ -92,9 +96,13 @@ describe("unexpected failures", () => {
 
   // Postgres: the test database's own handle, closed. PGlite (a second embedded database costs
   // seconds to start): a server that refuses connections. Either way the query fails under the handler.
-  it("a database failing under the handlers answers 500 exactly on every endpoint", async () => {
+  it("a database failing under the handlers answers 503 service_unavailable with Retry-After on every endpoint", async () => {
     const url = (testHandle() as { url?: string }).url;
-    const broken = await openDatabase({ kind: "postgres", url: url ?? "postgres://kassa@127.0.0.1:1/unreachable", max: 1 });
+    const broken = await openDatabase({
+      kind: "postgres",
+      url: url ?? "postgres://kassa@127.0.0.1:1/unreachable",
+      max: 1,
+    });
     if (url) await broken.close();
     const stderr = captureStderr();
     installDatabase(broken);
@@ -106,11 +114,18 @@ describe("unexpected failures", () => {
         ["GET", "/balance", undefined],
       ] as const) {
         const res = await api(method, path, { key: biz.secretKey, body });
-        expect(res.status, `${method} ${path}`).toBe(500);
-        expect(res.body).toEqual({ error: "Internal server error" });
+        expect(res.status, `${method} ${path}`).toBe(503);
+        expect(res.body).toEqual({
+          error: "service_unavailable",
+          message: expect.stringMatching(/try again/),
+        });
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
         const requestId = res.headers.get("x-request-id");
         expect(requestId).toBeTruthy();
-        expect(stderr.entries().some((e) => e.requestId === requestId && e.message === "request failed")).toBe(true);
+        // A classified fault (logged at warn, under the tests' LOG_LEVEL=error), not an unexpected failure.
+        expect(
+          stderr.entries().some((e) => e.requestId === requestId && e.message === "request failed"),
+        ).toBe(false);
       }
     } finally {
       installDatabase(testHandle());

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import type { ApiCaller } from "@/lib/auth/api-keys";
-import { ValidationError } from "@/lib/errors";
+import { SessionNotPayableError, ValidationError } from "@/lib/errors";
 import {
   completeIdempotentResponse,
   readIdempotencyKey,
@@ -49,10 +49,12 @@ export function isIdempotentOperation(value: Response | IdempotentOperation): va
 
 /**
  * A refusal is stored as the key's answer; a field-map validation failure (the corrected request
- * may reuse the key), a rate limit and any 5xx (worth retrying) are not.
+ * may reuse the key), a rate limit, a session busy with a payment in flight (its outcome, once
+ * known, is the retry's answer: decision 0066) and any 5xx (worth retrying) are not.
  */
 async function storableRefusal(error: unknown): Promise<StoredResponse | null> {
   if (error instanceof ValidationError) return null;
+  if (error instanceof SessionNotPayableError && error.reason === "processing") return null;
   const response = errorResponse(error);
   if (!response || response.status >= 500 || response.status === 429) return null;
   return { status: response.status, body: await response.json() };

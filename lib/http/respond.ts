@@ -16,6 +16,8 @@ import {
   ProviderError,
   ProviderUnavailableError,
   ClockWorkPendingError,
+  DatabaseUnavailableError,
+  PaymentOutcomeUnknownError,
   RateLimitedError,
   SessionNotPayableError,
   SubscriptionRequiresSecretKeyError,
@@ -55,12 +57,13 @@ export function errorResponse(error: unknown): Response | null {
     return json(400, { error: "no_subscription_method", message: error.message });
   if (error instanceof SubscriptionSetupIncompleteError)
     return json(400, { error: error.code, missing_events: error.missingEvents });
-  if (error instanceof SubscriptionNotFoundError) return json(404, { error: error.code, message: error.message });
+  if (error instanceof SubscriptionNotFoundError)
+    return json(404, { error: error.code, message: error.message });
   if (error instanceof SubscriptionUpdateFailedError)
-    return json(
-      { conflict: 409, provider_refused: 502, provider_unavailable: 503 }[error.reason],
-      { error: error.code, message: error.message },
-    );
+    return json({ conflict: 409, provider_refused: 502, provider_unavailable: 503 }[error.reason], {
+      error: error.code,
+      message: error.message,
+    });
   if (error instanceof RateLimitedError)
     return json(
       429,
@@ -72,17 +75,28 @@ export function errorResponse(error: unknown): Response | null {
       },
       { "retry-after": String(error.retryAfterSeconds) },
     );
-  if (error instanceof InsufficientPayoutBalanceError) return json(400, { error: "Insufficient payout balance" });
+  if (error instanceof InsufficientPayoutBalanceError)
+    return json(400, { error: "Insufficient payout balance" });
   if (error instanceof PayoutsDisabledError)
     return json(403, { error: "Payouts are currently disabled. Please enable them in Settings." });
   if (error instanceof IpMismatchError) return json(403, { error: "ip_mismatch", message: error.message });
-  if (error instanceof SessionNotPayableError) return json(409, { error: error.code, message: error.message });
-  if (error instanceof InvalidProviderSignatureError) return json(400, { error: error.code, message: error.message });
-  if (error instanceof ProviderUnavailableError) return json(503, { error: error.code, message: error.message });
+  if (error instanceof SessionNotPayableError)
+    return json(409, { error: error.code, message: error.message });
+  if (error instanceof InvalidProviderSignatureError)
+    return json(400, { error: error.code, message: error.message });
+  if (error instanceof ProviderUnavailableError)
+    return json(503, { error: error.code, message: error.message });
+  if (error instanceof DatabaseUnavailableError || error instanceof PaymentOutcomeUnknownError)
+    return json(
+      503,
+      { error: error.code, message: error.message },
+      { "retry-after": String(error.retryAfterSeconds) },
+    );
   if (error instanceof ClockWorkPendingError)
     return json(503, { error: error.code, message: error.message }, { "retry-after": "5" });
   if (error instanceof ProviderError) return json(502, { error: error.code, message: error.message });
-  if (error instanceof InsufficientFundsError) return json(400, { error: error.code, message: error.message });
+  if (error instanceof InsufficientFundsError)
+    return json(400, { error: error.code, message: error.message });
   if (error instanceof PayloadTooLargeError) return json(413, { error: error.code, message: error.message });
   if (error instanceof BadRequestError) return json(400, { error: error.code, message: error.message });
   if (error instanceof ForbiddenError) return json(403, { error: error.code, message: error.message });

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 import { encrypt } from "@/lib/crypto";
@@ -67,6 +67,31 @@ async function claimKey(
 }
 
 /**
+ * Releases a claim whose request failed, so its retry runs afresh. When the database itself failed
+ * (decision 0065), the release is tried again in the background for about a minute rather than
+ * making the retry wait for the claim to go stale; the request's own error is what it answers.
+ */
+async function releaseClaim(db: Db, ours: SQL | undefined): Promise<void> {
+  const release = () => db.delete(idempotencyKeys).where(ours);
+  try {
+    await release();
+  } catch {
+    void (async () => {
+      for (let tries = 0; tries < 12; tries++) {
+        await sleep(5_000);
+        if (
+          await release().then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
+      }
+    })();
+  }
+}
+
+/**
  * runIdempotent for an effect that makes its own transactions and provider calls (a subscription
  * change at Stripe, a sandbox payment, a clock advance running jobs): a provider call never runs
  * while a key's row is locked, and on the embedded database nothing may wait behind an open
@@ -97,7 +122,7 @@ export async function runIdempotentSteps(
   } catch (error) {
     const described = await toResponse(error).catch(() => null);
     if (!described) {
-      await db.delete(idempotencyKeys).where(ours);
+      await releaseClaim(db, ours);
       throw error;
     }
     result = described;

@@ -182,8 +182,13 @@ export const errorResponses = {
     ErrorMessageSchema,
   ),
   providerUnavailable: jsonResponse(
-    "The payment provider could not be reached; safe to retry.",
+    "The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`).",
     ErrorMessageSchema,
+  ),
+  databaseUnavailable: jsonResponse(
+    "Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`.",
+    ErrorMessageSchema,
+    { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } },
   ),
 } satisfies Record<string, ResponseConfig>;
 

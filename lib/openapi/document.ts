@@ -61,6 +61,8 @@ export function buildOpenApiDocument(): OpenAPIObject {
     if (definition.type !== "route") continue;
     if (definition.route.request?.body) definition.route.responses[413] ??= errorResponses.payloadTooLarge;
     definition.route.responses[500] ??= errorResponses.internal;
+    // Any operation answers 503 while the database fails (lib/db-errors.ts); the health probes say so in their own body.
+    definition.route.responses[503] ??= errorResponses.databaseUnavailable;
   }
   const generated = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",

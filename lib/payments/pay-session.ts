@@ -1,15 +1,24 @@
 import type { Db } from "@/db/client";
 import type { Business } from "@/db/schema";
-import { ProviderError } from "@/lib/errors";
+import { classifyDatabaseFault } from "@/lib/database-fault";
+import { databaseFault } from "@/lib/db-errors";
+import { PaymentOutcomeUnknownError, ProviderError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { ensureInstanceHeartbeat } from "@/lib/instances/instance-heartbeat";
 import { log } from "@/lib/log";
 import { getPayment, paymentView } from "./get-payment";
-import { payInputSchema, type PayContext, type PayInput, type PayResult } from "./pay-input";
+import {
+  payInputSchema,
+  type ParsedInput,
+  type PayContext,
+  type PayInput,
+  type PayResult,
+} from "./pay-input";
 import { payByCard, payByRedirect } from "./pay-by-provider";
-import { prepareAttempt } from "./prepare-attempt";
+import { prepareAttempt, type Prepared } from "./prepare-attempt";
 import { sandboxChallengeUrl } from "./sandbox-challenge";
 import { settleAttempt, type SettleResult } from "./settle-attempt";
+import { markOutcomeUnknown } from "./unknown-outcomes";
 
 export { customerDetailsSchema, type PayContext, type PayInput, type PayResult } from "./pay-input";
 export { staleAttemptMs } from "./prepare-attempt";
@@ -67,11 +76,27 @@ export async function paySession(
   if (prepared.kind === "resume") {
     return { payment: await getPayment(db, prepared.business, sessionId), next: prepared.next };
   }
-  const { attempt, business, method } = prepared;
-  let settled: SettleResult | null;
+  const { attempt, business } = prepared;
   try {
-    settled = method.redirect ? await payByRedirect(db, prepared) : await payByCard(db, prepared, parsed);
+    return await result(db, business, sessionId, await payAndSettle(db, prepared, parsed));
   } catch (error) {
+    // The database failed once the attempt was started: the charge may have been made (or made and
+    // recorded, with only the answer's read failing). Never answered or recorded as failed; the
+    // reconciler asks the provider once the database is back (decision 0066), and the caller is
+    // told the outcome is not known yet.
+    if (!classifyDatabaseFault(error, { attemptId: attempt.id })) throw error;
+    markOutcomeUnknown(attempt.id);
+    throw new PaymentOutcomeUnknownError(attempt.id, 10, { cause: error });
+  }
+}
+
+/** Phases 2 and 3 of paySession: the provider's calls, and their outcome recorded. */
+async function payAndSettle(db: Db, prepared: Extract<Prepared, { kind: "attempt" }>, parsed: ParsedInput) {
+  const { attempt, method } = prepared;
+  try {
+    return method.redirect ? await payByRedirect(db, prepared) : await payByCard(db, prepared, parsed);
+  } catch (error) {
+    if (databaseFault(error)) throw error;
     // The provider did not answer, or refused the set-up: the attempt fails (a charge that went
     // through after all is recovered from the provider's event and never taken twice).
     const failure =
@@ -80,13 +105,13 @@ export async function paySession(
         : { code: "internal_error", message: "The payment could not be completed" };
     if (!(error instanceof ProviderError))
       log.error("payment attempt failed", { attemptId: attempt.id, error });
-    settled = await settleAttempt(db, attempt, {
+    const settled = await settleAttempt(db, attempt, {
       kind: "failed",
       providerPaymentId: null,
       failure,
       blocked: false,
     });
     if (!(error instanceof ProviderError)) throw error;
+    return settled;
   }
-  return result(db, business, sessionId, settled);
 }

@@ -19,6 +19,7 @@ import {
   withSandboxProviders,
 } from "./testing/payment-fixtures";
 import { crashAfterCharge, crashAfterRedirectStart, processDies } from "./testing/crashed-payment";
+import { markOutcomeUnknown, unknownOutcomes } from "./unknown-outcomes";
 
 withSandboxProviders();
 verifyLedgerAfterEach();
@@ -141,6 +142,24 @@ describe("reconciling attempts a crash left open", () => {
     await refreshAttempt(testDb(), attemptId);
     expect(await paymentRow(session_id)).toMatchObject({ status: "succeeded" });
     expect(await balanceOf(biz)).toBeGreaterThan(0);
+  });
+
+  it("settles at its next pass an attempt of a living process whose pay gave up on the database (decision 0066)", async () => {
+    const biz = await paymentsBusiness();
+    const { session_id } = await newSession(biz);
+    await crashAfterCharge(session_id, "4242424242424242", { processDies: false });
+    const [open] = await attemptsOf(session_id);
+    expect((await findAttemptsToReconcile(testDb(), { graceMs: 600_000 })).map((a) => a.id)).not.toContain(
+      open!.id,
+    );
+
+    markOutcomeUnknown(open!.id);
+    expect((await findAttemptsToReconcile(testDb(), { graceMs: 600_000 })).map((a) => a.id)).toContain(
+      open!.id,
+    );
+    await reconcileOpenAttempts(testDb(), { graceMs: 600_000 });
+    expect(await paymentRow(session_id)).toMatchObject({ status: "succeeded" });
+    expect(unknownOutcomes()).not.toContain(open!.id);
   });
 
   it("leaves an attempt to its living process until the grace period is over", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, instances, paymentAttempts, type PaymentAttempt } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -7,6 +7,7 @@ import { cardProviderFor, redirectProviderFor } from "@/lib/providers/provider-f
 import { closeAbandonedChallenge, findAbandonedChallenges } from "./close-abandoned-challenges";
 import { chargeSettlement, redirectSettlement } from "./refresh-payment";
 import { settleAttempt, type Settlement } from "./settle-attempt";
+import { forgetOutcome, unknownOutcomes } from "./unknown-outcomes";
 
 /**
  * Reconciliation (decision 0025): a payment attempt is written `started` before its provider is
@@ -58,7 +59,8 @@ const interrupted: Settlement = {
 /**
  * Attempts still `started` whose process is gone (its `instances` row silent past the timeout, or
  * deleted at its stop), or open longer than the grace period whatever their process (one that
- * hangs, or attempts written before processes were tracked).
+ * hangs, or attempts written before processes were tracked), or given up by a pay of this process
+ * whose outcome could not be recorded (./unknown-outcomes.ts, decision 0066).
  */
 export async function findAttemptsToReconcile(
   db: Db,
@@ -68,6 +70,7 @@ export async function findAttemptsToReconcile(
   const graceMs = options.graceMs ?? e.RECONCILE_GRACE_SECONDS * 1000;
   const timeoutMs = options.instanceTimeoutMs ?? e.INSTANCE_TIMEOUT_SECONDS * 1000;
   const ago = (ms: number) => sql`now() - ${ms}::float8 * interval '1 millisecond'`;
+  const givenUp = unknownOutcomes();
   const rows = await db
     .select({ attempt: paymentAttempts })
     .from(paymentAttempts)
@@ -77,6 +80,7 @@ export async function findAttemptsToReconcile(
         eq(paymentAttempts.status, "started"),
         or(
           lt(paymentAttempts.updatedAt, ago(graceMs)),
+          givenUp.length ? inArray(paymentAttempts.id, givenUp) : undefined,
           and(
             isNotNull(paymentAttempts.instanceId),
             or(isNull(instances.id), lt(instances.heartbeatAt, ago(timeoutMs))),
@@ -121,6 +125,7 @@ export async function reconcileAttempt(
 ): Promise<"charged" | "failed" | "open"> {
   const settlement = await askProvider(db, attempt);
   const settled = await settleAttempt(db, attempt, settlement);
+  if (settled.attempt.status !== "started") forgetOutcome(attempt.id);
   log.info("payment attempt reconciled", {
     attemptId: attempt.id,
     businessId: attempt.businessId,

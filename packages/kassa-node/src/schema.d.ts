@@ -3014,7 +3014,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3073,6 +3073,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listPaymentMethods: {
@@ -3127,6 +3138,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getBalance: {
@@ -3163,6 +3185,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3260,7 +3293,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3331,6 +3364,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3419,6 +3463,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listSubscriptions: {
@@ -3472,6 +3527,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getSubscription: {
@@ -3520,6 +3586,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -3795,6 +3872,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   createPaymentLink: {
@@ -3881,7 +3969,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3938,6 +4026,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4002,6 +4101,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4077,6 +4187,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   activatePaymentLink: {
@@ -4150,6 +4271,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listDisputes: {
@@ -4211,6 +4343,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getDispute: {
@@ -4259,6 +4402,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4542,6 +4696,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listPayoutUsers: {
@@ -4596,6 +4761,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getPayoutUser: {
@@ -4644,6 +4820,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4708,6 +4895,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4796,6 +4994,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   reactivatePayoutUser: {
@@ -4880,6 +5089,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -4968,6 +5188,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listWithdrawals: {
@@ -5033,6 +5264,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWithdrawal: {
@@ -5081,6 +5323,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5169,6 +5422,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   rejectWithdrawal: {
@@ -5255,6 +5519,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getPayoutBalance: {
@@ -5291,6 +5566,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5390,6 +5676,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listPayoutHistory: {
@@ -5440,6 +5737,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5494,6 +5802,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5570,6 +5889,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getOwnWithdrawal: {
@@ -5618,6 +5948,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5706,6 +6047,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWebhookEndpoint: {
@@ -5742,6 +6094,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5818,6 +6181,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   pauseWebhookEndpoint: {
@@ -5890,6 +6264,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -5966,6 +6351,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listWebhookEvents: {
@@ -6032,6 +6428,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6108,6 +6515,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWebhookEvent: {
@@ -6156,6 +6574,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6244,6 +6673,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   sendTestWebhookEvent: {
@@ -6318,6 +6758,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getWebhookToken: {
@@ -6354,6 +6805,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6430,6 +6892,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   listApiKeys: {
@@ -6479,6 +6952,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6553,6 +7037,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -6641,6 +7136,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   revokeApiKey: {
@@ -6727,6 +7233,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   creditSandboxPayoutBalance: {
@@ -6799,6 +7316,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7002,7 +7530,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorMessage"];
         };
       };
-      /** @description The payment provider could not be reached; safe to retry. */
+      /** @description The payment provider could not be reached; safe to retry. Also answered when Kassa's database is unavailable for a moment (see `databaseUnavailable`). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7040,6 +7568,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   getLiveness: {
@@ -7067,6 +7606,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7211,6 +7761,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   exportPayments: {
@@ -7277,6 +7838,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   exportRefunds: {
@@ -7329,6 +7901,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7385,6 +7968,17 @@ export interface operations {
           "application/json": components["schemas"]["InternalError"];
         };
       };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
     };
   };
   exportPayoutUsers: {
@@ -7436,6 +8030,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
@@ -7493,6 +8098,17 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
         };
       };
     };
