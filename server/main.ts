@@ -22,6 +22,7 @@ import { openServerDatabase, runningServer } from "./embedded";
 import { apiFastPath } from "./api-fast-path";
 import { createHttpServer, stopServing } from "./http-server";
 import { pageHandler } from "./page-handler";
+import { startTracing } from "./tracing";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -33,6 +34,8 @@ async function main() {
     process.exit(1);
   }
   if (!dev) buildIfNeeded(root);
+  // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces); else nothing.
+  const stopTracing = startTracing();
 
   // With PGlite: DATA_DIR locked, and CLI commands run here (decision 0007).
   const { handle, stopSharing } = await openServerDatabase();
@@ -109,6 +112,7 @@ async function main() {
     await settling;
     await stopSharing();
     await handle.close();
+    await stopTracing();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -5,6 +5,7 @@ import { authenticateCachedApiKey, refreshApiKey, StaleKeyError, type CachedCall
 import { trimUserAgent, withAuditActor, type AuditActor } from "@/lib/audit/audit-actor";
 import { getDb } from "@/lib/db";
 import { addLogContext, log, withLogContext } from "@/lib/log";
+import { annotateRequest } from "@/lib/tracing";
 import { answerIdempotently, isIdempotentOperation, type IdempotentMode, type IdempotentOperation } from "./idempotent-operation";
 import { clientIp } from "./client-ip";
 import { errorResponse, internalErrorBody, json } from "./respond";
@@ -61,6 +62,7 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
   return async (request, params = {}) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     // Every line logged while this request runs carries its id, and its business once known.
+    annotateRequest({ "kassa.request_id": requestId });
     return withLogContext({ requestId }, () => respond(request, params, requestId));
   };
 
@@ -98,7 +100,10 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
 
   async function serve(request: Request, params: Params, requestId: string, db: Db, auth: CachedCaller | null): Promise<Response> {
     const caller = auth?.caller ?? null;
-    if (caller) addLogContext({ businessId: caller.business.id });
+    if (caller) {
+      addLogContext({ businessId: caller.business.id });
+      annotateRequest({ "kassa.business_id": caller.business.id });
+    }
     const keyCheck = auth?.check ?? null;
     const run = async (): Promise<Response> => {
       const handled = await options.handle({ request, params, db, requestId, caller, keyCheck } as Context<Caller<A>>);
