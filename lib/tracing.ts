@@ -79,7 +79,11 @@ export async function inSpan<T>(
  * Runs `work` with an HTTP request's server span active; `work` gets the span (null when tracing
  * is off) and ends it when the answer is sent.
  */
-export function withRequestSpan(name: string, attributes: Attributes, work: (span: Span | null) => void): void {
+export function withRequestSpan(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span | null) => void,
+): void {
   if (!tracingOn()) return work(null);
   const span = tracer().startSpan(name, { attributes, kind: SpanKind.SERVER });
   const active: Context = trace.setSpan(context.active(), span).setValue(requestSpanKey, span);

@@ -7,7 +7,12 @@ import { startTestServer, type TestServer } from "./test-http-client";
 // tracing, database, worker) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a real OTLP/HTTP receiver
 // this test runs: the official SDK's JSON export, decoded here, not a mock of the SDK.
 
-type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+};
 type ReceivedSpan = {
   traceId: string;
   spanId: string;
@@ -20,7 +25,9 @@ type ReceivedSpan = {
 type ExportBody = {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value: AnyValue }[] };
-    scopeSpans?: { spans?: (Omit<ReceivedSpan, "attributes"> & { attributes?: { key: string; value: AnyValue }[] })[] }[];
+    scopeSpans?: {
+      spans?: (Omit<ReceivedSpan, "attributes"> & { attributes?: { key: string; value: AnyValue }[] })[];
+    }[];
   }[];
 };
 
@@ -47,7 +54,8 @@ const receiver = http.createServer((req, res) => {
     for (const resourceSpans of body.resourceSpans ?? []) {
       resources.push(attributes(resourceSpans.resource?.attributes));
       for (const scope of resourceSpans.scopeSpans ?? [])
-        for (const span of scope.spans ?? []) spans.push({ ...span, attributes: attributes(span.attributes) });
+        for (const span of scope.spans ?? [])
+          spans.push({ ...span, attributes: attributes(span.attributes) });
     }
     res.writeHead(200, { "content-type": "application/json" }).end("{}");
   });
@@ -112,7 +120,9 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const sessionId = String(created.body.session_id);
-    const paid = await call("POST", `/sandbox/sessions/${sessionId}/pay`, { card_number: "4242424242424242" });
+    const paid = await call("POST", `/sandbox/sessions/${sessionId}/pay`, {
+      card_number: "4242424242424242",
+    });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
 
     const createSpan = await waitForSpan((s) => s.name === "POST /api/session", "POST /api/session");
@@ -130,13 +140,22 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       (s) => s.name === "POST /api/sandbox/sessions/:session_id/pay",
       "for the pay request",
     );
-    expect(paySpan.attributes).toMatchObject({ "http.response.status_code": 200, "kassa.business_id": server.businessId });
+    expect(paySpan.attributes).toMatchObject({
+      "http.response.status_code": 200,
+      "kassa.business_id": server.businessId,
+    });
     expect(paySpan.traceId).not.toBe(createSpan.traceId);
 
     // Children: the database transactions of each request, the provider calls of the pay (the
     // adapter's method, and under it the Stripe SDK's requests to the emulator).
-    await waitForSpan((s) => s.name === "db.transaction" && descendsFrom(s, createSpan), "db.transaction under the create");
-    await waitForSpan((s) => s.name === "db.transaction" && descendsFrom(s, paySpan), "db.transaction under the pay");
+    await waitForSpan(
+      (s) => s.name === "db.transaction" && descendsFrom(s, createSpan),
+      "db.transaction under the create",
+    );
+    await waitForSpan(
+      (s) => s.name === "db.transaction" && descendsFrom(s, paySpan),
+      "db.transaction under the pay",
+    );
     const providerCall = await waitForSpan(
       (s) => s.name.startsWith("provider ") && descendsFrom(s, paySpan),
       "provider call under the pay",
@@ -146,7 +165,10 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       "Stripe SDK request to the emulator under the provider call",
     );
     expect(sdkRequest.kind).toBe(3); // CLIENT
-    expect(sdkRequest.attributes).toMatchObject({ "kassa.provider": "stripe_emulator", "http.response.status_code": 200 });
+    expect(sdkRequest.attributes).toMatchObject({
+      "kassa.provider": "stripe_emulator",
+      "http.response.status_code": 200,
+    });
 
     // The service, by the standard resource attributes.
     expect(resources[0]).toMatchObject({ "service.name": "kassa" });

@@ -20,7 +20,10 @@ export type StopTracing = () => Promise<void>;
 export function startTracing(version = process.env.npm_package_version ?? "0.1.0"): StopTracing {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || process.env.OTEL_SDK_DISABLED === "true") return async () => {};
-  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: "kassa", [ATTR_SERVICE_VERSION]: version }).merge(
+  const resource = resourceFromAttributes({
+    [ATTR_SERVICE_NAME]: "kassa",
+    [ATTR_SERVICE_VERSION]: version,
+  }).merge(
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults above.
     detectResources({ detectors: [envDetector] }),
   );
@@ -35,6 +38,8 @@ export function startTracing(version = process.env.npm_package_version ?? "0.1.0
   log.info("exporting traces over OTLP/HTTP", { endpoint: new URL(endpoint).origin });
   return async () => {
     setTracer(undefined);
-    await provider.shutdown().catch((error: unknown) => log.warn("flushing the last traces failed", { error }));
+    await provider
+      .shutdown()
+      .catch((error: unknown) => log.warn("flushing the last traces failed", { error }));
   };
 }

@@ -22,14 +22,22 @@ export function errorBackoffMs(attempts: number): number {
 export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<FinishedJob> {
   // Every line the run logs carries the job (and its business), as a request's carry its id.
   // One span per run when traces are exported (docs/operations.md#traces), its outcome on it.
-  const attributes = { "kassa.job_id": job.id, "kassa.job_kind": job.kind, "kassa.job_attempt": job.attempts };
+  const attributes = {
+    "kassa.job_id": job.id,
+    "kassa.job_kind": job.kind,
+    "kassa.job_attempt": job.attempts,
+  };
   return withLogContext({ jobId: job.id, kind: job.kind, businessId: job.businessId ?? undefined }, () =>
-    inSpan(`job ${job.kind}`, job.businessId ? { ...attributes, "kassa.business_id": job.businessId } : attributes, async (span) => {
-      const finished = await runClaimedJob(db, job, ctx);
-      span.setAttribute("kassa.job_outcome", finished.status);
-      if (finished.status === "failed") span.setStatus({ code: SpanStatusCode.ERROR });
-      return finished;
-    }),
+    inSpan(
+      `job ${job.kind}`,
+      job.businessId ? { ...attributes, "kassa.business_id": job.businessId } : attributes,
+      async (span) => {
+        const finished = await runClaimedJob(db, job, ctx);
+        span.setAttribute("kassa.job_outcome", finished.status);
+        if (finished.status === "failed") span.setStatus({ code: SpanStatusCode.ERROR });
+        return finished;
+      },
+    ),
   );
 }
 

@@ -24,8 +24,13 @@ import { metrics } from "./registry";
 // too large or too slow) moves its counter and writes a warn line (docs/operations.md#alerting).
 
 /** A counter's value for these exact labels (0 when the series does not exist yet). */
-async function counter(name: keyof ReturnType<typeof metrics>, labels: Record<string, string>): Promise<number> {
-  const metric = metrics()[name] as { get(): Promise<{ values: { labels: Record<string, unknown>; value: number }[] }> };
+async function counter(
+  name: keyof ReturnType<typeof metrics>,
+  labels: Record<string, string>,
+): Promise<number> {
+  const metric = metrics()[name] as {
+    get(): Promise<{ values: { labels: Record<string, unknown>; value: number }[] }>;
+  };
   const found = (await metric.get()).values.find((v) =>
     Object.entries(labels).every(([key, value]) => String(v.labels[key]) === value),
   );
@@ -149,7 +154,9 @@ describe("failed webhook attempts", () => {
       const biz = await createWebhookBusiness(receiver.url, ["succeeded"]);
       const session = await createSessionRow(biz);
       const before = await counter("webhookDeliveries", { outcome: "http_error" });
-      await testDb().transaction((tx) => emitWebhookEvent(tx, { business: biz.business, session, type: "succeeded" }));
+      await testDb().transaction((tx) =>
+        emitWebhookEvent(tx, { business: biz.business, session, type: "succeeded" }),
+      );
       const [job] = await claimJobs(testDb(), {
         workerId: "signals-test",
         limit: 1,
@@ -173,7 +180,9 @@ describe("failed webhook attempts", () => {
 
 describe("provider requests", () => {
   it("names an operation by its path with the ids replaced", () => {
-    expect(stripeOperation("POST", "/v1/payment_intents/pi_3NxYz12AbC/confirm")).toBe("POST /v1/payment_intents/:id/confirm");
+    expect(stripeOperation("POST", "/v1/payment_intents/pi_3NxYz12AbC/confirm")).toBe(
+      "POST /v1/payment_intents/:id/confirm",
+    );
     expect(stripeOperation("POST", "/v1/test_helpers/test_clocks/clock_1Ab2/advance")).toBe(
       "POST /v1/test_helpers/test_clocks/:id/advance",
     );
@@ -184,7 +193,11 @@ describe("provider requests", () => {
     const emulator = await startStripeEmulator();
     try {
       const stripe = stripeClient("sk_test_emu_signals", emulator.stripeConfig);
-      const refused = { provider: "stripe_emulator", operation: "GET /v1/payment_intents/:id", outcome: "client_error" };
+      const refused = {
+        provider: "stripe_emulator",
+        operation: "GET /v1/payment_intents/:id",
+        outcome: "client_error",
+      };
       const before = await counter("providerRequests", refused);
       await expect(stripe.paymentIntents.retrieve("pi_3DoesNotExist0")).rejects.toThrow();
       expect(await counter("providerRequests", refused)).toBe(before + 1);
@@ -217,9 +230,18 @@ describe("jobs and the database", () => {
     (await import("@/lib/job-handlers")).registerAllJobHandlers();
     const labels = { kind: "expire_session", outcome: "failed" };
     const before = await counter("jobFailures", labels);
-    const restore = overrideJobHandler("expire_session", async () => ({ status: "retry", at: new Date(), note: "not yet" }));
+    const restore = overrideJobHandler("expire_session", async () => ({
+      status: "retry",
+      at: new Date(),
+      note: "not yet",
+    }));
     try {
-      await enqueueJob(testDb(), { kind: "expire_session", businessId: business.id, payload: {}, maxAttempts: 1 });
+      await enqueueJob(testDb(), {
+        kind: "expire_session",
+        businessId: business.id,
+        payload: {},
+        maxAttempts: 1,
+      });
       const [job] = await claimJobs(testDb(), {
         workerId: "signals-test",
         limit: 1,
@@ -228,10 +250,15 @@ describe("jobs and the database", () => {
         businessId: business.id,
       });
       const lines = await warnLines(async () => {
-        expect(await executeClaimedJob(testDb(), job!, defaultJobContext())).toMatchObject({ status: "failed" });
+        expect(await executeClaimedJob(testDb(), job!, defaultJobContext())).toMatchObject({
+          status: "failed",
+        });
       });
       expect(await counter("jobFailures", labels)).toBe(before + 1);
-      expect(lines.find((l) => l.message === "job gave up")).toMatchObject({ level: "error", kind: "expire_session" });
+      expect(lines.find((l) => l.message === "job gave up")).toMatchObject({
+        level: "error",
+        kind: "expire_session",
+      });
     } finally {
       restore();
     }

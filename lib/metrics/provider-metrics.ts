@@ -14,14 +14,19 @@ export function instrumentProvider<T extends object>(adapter: T, provider: strin
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function" || typeof property !== "string") return value;
-      const call = (...args: unknown[]) => timedCall(provider, property, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+      const call = (...args: unknown[]) =>
+        timedCall(provider, property, () => (value as (...a: unknown[]) => unknown).apply(target, args));
       return tracingOn()
-        ? (...args: unknown[]) => inSpan(`provider ${provider}.${property}`, { "kassa.provider": provider, "kassa.provider_operation": property }, (span) =>
-            Promise.resolve(call(...args)).catch((error: unknown) => {
-              failSpan(span, error);
-              throw error;
-            }),
-          )
+        ? (...args: unknown[]) =>
+            inSpan(
+              `provider ${provider}.${property}`,
+              { "kassa.provider": provider, "kassa.provider_operation": property },
+              (span) =>
+                Promise.resolve(call(...args)).catch((error: unknown) => {
+                  failSpan(span, error);
+                  throw error;
+                }),
+            )
         : call;
     },
   });

@@ -22,5 +22,10 @@ export function observeWebhookDelivery(
   m.webhookDeliveries.inc({ outcome });
   m.webhookDuration.observe({ outcome }, result.durationMs / 1000);
   if (!result.ok)
-    log.warn("webhook attempt failed", { ...attempt, outcome, statusCode: result.statusCode, error: result.error });
+    log.warn("webhook attempt failed", {
+      ...attempt,
+      outcome,
+      statusCode: result.statusCode,
+      error: result.error,
+    });
 }

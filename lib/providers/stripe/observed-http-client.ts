@@ -41,35 +41,66 @@ function statusOutcome(status: number): string {
  */
 export function observedHttpClient(provider: string): HttpClient {
   const inner = Stripe.createNodeHttpClient();
-  const makeRequest: HttpClient["makeRequest"] = (host, port, path, method, headers, data, protocol, timeout) => {
+  const makeRequest: HttpClient["makeRequest"] = (
+    host,
+    port,
+    path,
+    method,
+    headers,
+    data,
+    protocol,
+    timeout,
+  ) => {
     const operation = stripeOperation(method, path);
-    const send = () => observe(provider, operation, () => inner.makeRequest(host, port, path, method, headers, data, protocol, timeout));
+    const send = () =>
+      observe(provider, operation, () =>
+        inner.makeRequest(host, port, path, method, headers, data, protocol, timeout),
+      );
     if (!tracingOn()) return send();
-    const attributes = { "kassa.provider": provider, "http.request.method": method, "kassa.provider_operation": operation, "server.address": host };
-    return inSpan(`${provider} ${operation}`, attributes, async (span) => {
-      const response = await send().catch((error: unknown) => {
-        failSpan(span, error);
-        throw error;
-      });
-      span.setAttribute("http.response.status_code", response.getStatusCode());
-      return response;
-    }, SpanKind.CLIENT);
+    const attributes = {
+      "kassa.provider": provider,
+      "http.request.method": method,
+      "kassa.provider_operation": operation,
+      "server.address": host,
+    };
+    return inSpan(
+      `${provider} ${operation}`,
+      attributes,
+      async (span) => {
+        const response = await send().catch((error: unknown) => {
+          failSpan(span, error);
+          throw error;
+        });
+        span.setAttribute("http.response.status_code", response.getStatusCode());
+        return response;
+      },
+      SpanKind.CLIENT,
+    );
   };
   return Object.assign(Object.create(inner) as HttpClient, { makeRequest });
 }
 
-async function observe(provider: string, operation: string, send: () => Promise<Response>): Promise<Response> {
+async function observe(
+  provider: string,
+  operation: string,
+  send: () => Promise<Response>,
+): Promise<Response> {
   let response: Response;
   try {
     response = await send();
   } catch (error) {
     countProviderRequest(provider, operation, "network_error");
-    log.warn("payment provider request got no answer", { provider, operation, error: error instanceof Error ? error.message : String(error) });
+    log.warn("payment provider request got no answer", {
+      provider,
+      operation,
+      error: error instanceof Error ? error.message : String(error),
+    });
     throw error;
   }
   const status = response.getStatusCode();
   const outcome = statusOutcome(status);
   countProviderRequest(provider, operation, outcome);
-  if (outcome === "server_error") log.warn("payment provider answered an error", { provider, operation, status });
+  if (outcome === "server_error")
+    log.warn("payment provider answered an error", { provider, operation, status });
   return response;
 }
