@@ -42,6 +42,7 @@ export function setTracer(tracer: Tracer | undefined): void {
 function tracer(): Tracer {
   return holder[globalKey] ?? trace.getTracer("kassa");
 }
+
 const requestSpanKey = createContextKey("kassa.requestSpan");
 const noSpan: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
