@@ -154,8 +154,8 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       "db.transaction under the pay",
     );
     const providerCall = await waitForSpan(
-      (s) => s.name.startsWith("provider ") && descendsFrom(s, paySpan),
-      "provider call under the pay",
+      (s) => s.name === "provider stripe.charge" && descendsFrom(s, paySpan),
+      "the adapter's charge under the pay",
     );
     const sdkRequest = await waitForSpan(
       (s) => s.name.startsWith("stripe_emulator POST /v1/payment_intents") && descendsFrom(s, providerCall),
