@@ -85,7 +85,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["@/lib/**", "!@/lib/jobs/**", "!@/lib/job-context", "!@/lib/env", "!@/lib/log", "!@/lib/ids", "!@/lib/time", "!@/lib/clock", "!@/lib/errors"],
+              group: ["@/lib/**", "!@/lib/jobs/**", "!@/lib/job-context", "!@/lib/env", "!@/lib/log", "!@/lib/tracing", "!@/lib/ids", "!@/lib/time", "!@/lib/clock", "!@/lib/errors"],
               message: "lib/jobs may not import a domain: register its handler in lib/job-handlers.ts instead.",
             },
             { group: ["../*", "@/app/**", "@/server/**", "@/inngest/functions/**"], message: "lib/jobs may not import a domain or a composition root." },

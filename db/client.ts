@@ -12,6 +12,7 @@ import { fastPgliteClient } from "./pglite-client";
 import { copyDataDir, openPglite } from "./pglite-open";
 import { openPgliteThread, type PgliteThread } from "./pglite-thread-client";
 import * as schema from "./schema";
+import { inSpan, tracingOn } from "@/lib/tracing";
 
 export type Schema = typeof schema;
 /** A database handle or a transaction: services accept either, so callers can compose them. */
@@ -71,7 +72,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       },
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    const db = traceTransactions(drizzlePostgres(client, { schema }) as unknown as Db);
     const migrate = async () => {
       const unbounded = postgres(options.url, {
         max: 1,
@@ -97,10 +98,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const pglite = await openPglite(options);
   // Drizzle runs its statements through the prepared-statement client (decision 0034); `$client`
   // is what backups copy the database with (server/backup-database.ts).
-  const db = drizzlePglite({
-    client: fastPgliteClient(pglite) as unknown as PGlite,
-    schema,
-  }) as unknown as Db;
+  const db = traceTransactions(
+    drizzlePglite({ client: fastPgliteClient(pglite) as unknown as PGlite, schema }) as unknown as Db,
+  );
   const copy: EmbeddedCopy = { dumpDataDir: (compression) => copyDataDir(pglite, compression) };
   (db as unknown as { $client: EmbeddedCopy }).$client = copy;
   return {
@@ -117,7 +117,7 @@ async function openThread(options: { dataDir?: string; loadDataDir?: Blob }): Pr
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir && new Uint8Array(await options.loadDataDir.arrayBuffer()),
   });
-  const db = drizzlePglite({ client: thread.client as unknown as PGlite, schema }) as unknown as Db;
+  const db = traceTransactions(drizzlePglite({ client: thread.client as unknown as PGlite, schema }) as unknown as Db);
   (db as unknown as { $client: EmbeddedCopy }).$client = thread;
   return {
     db,
@@ -126,6 +126,19 @@ async function openThread(options: { dataDir?: string; loadDataDir?: Blob }): Pr
     close: () => thread.close(),
     lost: thread.lost,
   };
+}
+
+/**
+ * Each top-level transaction a span when traces are exported (lib/tracing.ts): `db.transaction`
+ * itself when they are not, so the hot path pays one check.
+ */
+function traceTransactions(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work, config) =>
+    tracingOn()
+      ? inSpan("db.transaction", { "db.system.name": "postgresql" }, () => transaction(work, config))
+      : transaction(work, config)) as Db["transaction"];
+  return db;
 }
 
 /** Raw SQL returning rows, the same shape on both drivers. */

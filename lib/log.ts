@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "@/lib/env";
+import { activeTraceIds } from "@/lib/tracing";
 
 /**
  * Fields every log line written inside a request or a job run carries (requestId, businessId,
@@ -28,9 +29,10 @@ type Level = Exclude<keyof typeof levels, "silent">;
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (levels[level] < levels[env().LOG_LEVEL]) return;
-  // The request's or job's own ids (withLogContext) first; a line's explicit fields win.
+  // The request's or job's own ids (withLogContext) and its trace (lib/tracing.ts) first; a
+  // line's explicit fields win.
   const line = JSON.stringify(
-    { time: new Date().toISOString(), level, message, ...storage.getStore(), ...fields },
+    { time: new Date().toISOString(), level, message, ...storage.getStore(), ...activeTraceIds(), ...fields },
     (_key, value: unknown) =>
       value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
   );

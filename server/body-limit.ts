@@ -2,6 +2,7 @@ import type http from "node:http";
 import type net from "node:net";
 import { maxEventBytes } from "@/lib/api/provider-webhooks";
 import { maxBodyBytes } from "@/lib/http/body";
+import { countRejectedRequest } from "@/lib/metrics/failure-metrics";
 
 const kB = 1024;
 
@@ -127,6 +128,7 @@ function refuse(
   }
   const { reason, error, message, advice } = refusals[status];
   const text = message(maxBytes);
+  countRejectedRequest(status, error);
   const page = wantsPage(req);
   const body = page
     ? `<!doctype html><html lang="en"><meta charset="utf-8"><title>${reason}</title>` +

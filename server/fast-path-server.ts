@@ -12,6 +12,7 @@ import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { apiFastPath } from "./api-fast-path";
 import { openServerDatabase } from "./embedded";
 import { createHttpServer, stopServing } from "./http-server";
+import { startTracing } from "./tracing";
 
 type Handle = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
@@ -24,6 +25,7 @@ export async function startFastPathServer<T>(options: {
   apiPort: number;
   listenPort?: number;
 }): Promise<{ port: number; prepared: T }> {
+  const stopTracing = startTracing();
   const { handle, stopSharing } = await openServerDatabase();
   installDatabase(handle);
   const prepared = await options.prepare(handle.db);
@@ -37,6 +39,7 @@ export async function startFastPathServer<T>(options: {
       await Promise.all([stopServing(serving, "SIGTERM"), worker.stop()]);
       await stopSharing();
       await handle.close();
+      await stopTracing();
       process.exit(0);
     })();
   });

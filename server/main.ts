@@ -23,6 +23,7 @@ import { apiFastPath } from "./api-fast-path";
 import { createHttpServer, stopServing } from "./http-server";
 import { takeBuiltNextConfig } from "./next-config-at-start";
 import { pageHandler } from "./page-handler";
+import { startTracing } from "./tracing";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -37,6 +38,8 @@ async function main() {
     buildIfNeeded(root);
     takeBuiltNextConfig(root);
   }
+  // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces); else nothing.
+  const stopTracing = startTracing();
 
   // With PGlite: DATA_DIR locked, and CLI commands run here (decision 0007).
   const { handle, stopSharing } = await openServerDatabase();
@@ -113,6 +116,7 @@ async function main() {
     await settling;
     await stopSharing();
     await handle.close();
+    await stopTracing();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

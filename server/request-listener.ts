@@ -1,9 +1,12 @@
 import type http from "node:http";
+import { SpanStatusCode, type Span } from "@opentelemetry/api";
 import type { Duplex } from "node:stream";
 import { env } from "@/lib/env";
 import { clientIpHeader } from "@/lib/http/client-ip";
 import { repairPercentEncoding } from "@/lib/http/repair-percent-encoding";
 import { log } from "@/lib/log";
+import { withRequestSpan } from "@/lib/tracing";
+import { countRejectedRequest } from "@/lib/metrics/failure-metrics";
 import { metricsPath, serveMetrics } from "@/lib/metrics/serve-metrics";
 import { isFastApiRequest } from "./api-fast-path";
 import { bodyLimitFor, limitBody } from "./body-limit";
@@ -22,7 +25,7 @@ export function requestListener(
   api?: Handle,
   options: { bodyTimeoutMs?: number } = {},
 ): http.RequestListener {
-  return (req, res) => {
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     // The peer address, not anything the client claims: lib/http/client-ip.ts trusts this header.
     req.headers[clientIpHeader] = req.socket.remoteAddress ?? "";
     if (!originForm(req, res)) return;
@@ -44,6 +47,25 @@ export function requestListener(
     else if (path === metricsPath) void serveMetrics(req, res);
     else void handle(req, res);
   };
+  // One span per request when traces are exported (docs/operations.md#traces); the API's router
+  // names it by its route and adds the business (lib/api/routes.ts, lib/http/handler.ts).
+  return (req, res) =>
+    withRequestSpan(req.method ?? "GET", { "http.request.method": req.method ?? "GET" }, (span) => {
+      if (span) endWithAnswer(span, res);
+      serve(req, res);
+    });
+}
+
+/** Ends the request's span once its answer is sent (or the connection is gone), with its status. */
+function endWithAnswer(span: Span, res: http.ServerResponse): void {
+  const end = () => {
+    if (!span.isRecording()) return;
+    if (res.headersSent) span.setAttribute("http.response.status_code", res.statusCode);
+    if (!res.headersSent || res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  };
+  res.once("finish", end);
+  res.once("close", end);
 }
 
 const allowed = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
@@ -107,6 +129,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
         ? [408, "Request Timeout", timedOut]
         : [400, "Bad Request", malformed];
   const text = JSON.stringify(body);
+  countRejectedRequest(status, body.error);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,

@@ -13,7 +13,16 @@ import { nodeEntryArgs } from "@/test/node-entry";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export type TestServer = { child: ChildProcessWithoutNullStreams; port: number; publicKey: string; stop(): void };
+export type TestServer = {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  publicKey: string;
+  secretKey: string;
+  businessId: string;
+  /** What the server wrote to stderr so far (its warn and error log lines). */
+  stderr(): string;
+  stop(): void;
+};
 
 /** Starts the server on a fresh DATA_DIR (or this test file's PostgreSQL database) with `extraEnv`. */
 export async function startTestServer(extraEnv: Record<string, string>): Promise<TestServer> {
@@ -33,8 +42,8 @@ export async function startTestServer(extraEnv: Record<string, string>): Promise
   };
   for await (const line of readline.createInterface({ input: child.stdout })) {
     if (!line.startsWith("{")) continue;
-    const ready = JSON.parse(line) as { port: number; publicKey: string };
-    return { child, ...ready, stop };
+    const ready = JSON.parse(line) as { port: number; publicKey: string; secretKey: string; businessId: string };
+    return { child, ...ready, stderr: () => stderr, stop };
   }
   stop();
   throw new Error(`test server ended: ${stderr}`);

@@ -1,7 +1,7 @@
 // Test support for server/body-limit.test.ts and server/shutdown-drain.test.ts, run as its own
 // process: Kassa's HTTP server (./http-server.ts, as server/main.ts builds it) with the API fast
 // path over a database, and a stand-in for Next that reads every body whole, as Next's server
-// actions and Auth.js's sign-in do. Prints one JSON line `{port, publicKey}` once it listens;
+// actions and Auth.js's sign-in do. Prints one JSON line `{port, publicKey, secretKey, businessId}` once it listens;
 // SIGTERM stops it as server/main.ts does.
 import type http from "node:http";
 import { createBusiness } from "@/lib/businesses/create-business";
@@ -24,4 +24,6 @@ const { port, prepared: shop } = await startFastPathServer({
   next: standInForNext,
   apiPort: 3000,
 });
-process.stdout.write(JSON.stringify({ port, publicKey: shop.publicKey }) + "\n");
+process.stdout.write(
+  JSON.stringify({ port, publicKey: shop.publicKey, secretKey: shop.secretKey, businessId: shop.business.id }) + "\n",
+);

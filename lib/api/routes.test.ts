@@ -1,3 +1,4 @@
+import { metrics } from "@/lib/metrics/registry";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "@/db/client";
 import { createRouter, routes } from "@/lib/api/routes";
@@ -105,6 +106,9 @@ describe("unexpected failures", () => {
     });
     if (url) await broken.close();
     const stderr = captureStderr();
+    const faults = async () =>
+      (await metrics().databaseErrors.get()).values.find((v) => v.labels.kind === "unavailable")?.value ?? 0;
+    const faultsBefore = await faults();
     installDatabase(broken);
     try {
       for (const [method, path, body] of [
@@ -131,6 +135,8 @@ describe("unexpected failures", () => {
       installDatabase(testHandle());
       if (!url) await broken.close();
     }
+    // Each one counted by class, for the KassaDatabaseErrors alert.
+    expect(await faults()).toBeGreaterThanOrEqual(faultsBefore + 3);
     expect((await api("GET", "/balance", { key: biz.secretKey })).status).toBe(200);
   });
 });

@@ -1,7 +1,9 @@
 import type { ApiHandler, Params } from "@/lib/http/handler";
-import { json } from "@/lib/http/respond";
+import { json, unreadJsonText } from "@/lib/http/respond";
 import { isSafeText } from "@/lib/http/validation";
+import { countRefusedAnswer } from "@/lib/metrics/failure-metrics";
 import { observeHttpRequest, unmatchedRoute } from "@/lib/metrics/http-metrics";
+import { annotateRequest } from "@/lib/tracing";
 import { getCheckoutSessionState, postCheckoutPay } from "./checkout";
 import { getDisputeHandler, getDisputes, postDisputeAccept, postDisputeEvidence } from "./disputes";
 import { getPaymentRefunds, postPaymentRefund, postPaymentReview } from "./payment-operations";
@@ -260,6 +262,9 @@ export function createRouter(table: readonly Route[]) {
     try {
       const { response, route } = await answer(request, path);
       observeHttpRequest(route, request.method, response.status, seconds());
+      // 408, 413, 429, 503: a refusal, counted by its error code (kassa_http_requests_rejected_total).
+      countRefusedAnswer(response.status, unreadJsonText(response));
+      annotateRequest({ "http.route": prefix + route }, `${request.method} ${prefix}${route}`);
       return response;
     } catch (error) {
       // A handler outside apiHandler that throws: Next answers 500, counted here as one.

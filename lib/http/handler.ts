@@ -14,6 +14,7 @@ import { refuseWritesOnLowDisk } from "@/lib/health/disk-space";
 import { databaseFault } from "@/lib/db-errors";
 import { classifyDatabaseFault } from "@/lib/database-fault";
 import { addLogContext, log, withLogContext } from "@/lib/log";
+import { annotateRequest } from "@/lib/tracing";
 import {
   answerIdempotently,
   isIdempotentOperation,
@@ -99,6 +100,7 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
   return async (request, params = {}) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     // Every line logged while this request runs carries its id, and its business once known.
+    annotateRequest({ "kassa.request_id": requestId });
     return withLogContext({ requestId }, () => respond(request, params, requestId));
   };
 
@@ -167,7 +169,10 @@ export function apiHandler<A extends Auth, M extends IdempotentMode | undefined 
     auth: CachedCaller | null,
   ): Promise<Response> {
     const caller = auth?.caller ?? null;
-    if (caller) addLogContext({ businessId: caller.business.id });
+    if (caller) {
+      addLogContext({ businessId: caller.business.id });
+      annotateRequest({ "kassa.business_id": caller.business.id });
+    }
     const keyCheck = auth?.check ?? null;
     const run = async (): Promise<Response> => {
       const handled = await options.handle({ request, params, db, requestId, caller, keyCheck } as Context<

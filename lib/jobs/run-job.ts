@@ -1,8 +1,10 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { businesses, jobs } from "@/db/schema";
 import { log, withLogContext } from "@/lib/log";
 import { parseDbTime } from "@/lib/time";
+import { inSpan } from "@/lib/tracing";
 import { claimJobs, type ClaimedJob } from "./claim-jobs";
 import type { JobContext } from "@/lib/job-context";
 import { jobFailed, jobHandler } from "./registry";
@@ -19,8 +21,23 @@ export function errorBackoffMs(attempts: number): number {
  */
 export async function executeClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<FinishedJob> {
   // Every line the run logs carries the job (and its business), as a request's carry its id.
+  // One span per run when traces are exported (docs/operations.md#traces), its outcome on it.
+  const attributes = {
+    "kassa.job_id": job.id,
+    "kassa.job_kind": job.kind,
+    "kassa.job_attempt": job.attempts,
+  };
   return withLogContext({ jobId: job.id, kind: job.kind, businessId: job.businessId ?? undefined }, () =>
-    runClaimedJob(db, job, ctx),
+    inSpan(
+      `job ${job.kind}`,
+      job.businessId ? { ...attributes, "kassa.business_id": job.businessId } : attributes,
+      async (span) => {
+        const finished = await runClaimedJob(db, job, ctx);
+        span.setAttribute("kassa.job_outcome", finished.status);
+        if (finished.status === "failed") span.setStatus({ code: SpanStatusCode.ERROR });
+        return finished;
+      },
+    ),
   );
 }
 
@@ -37,11 +54,15 @@ async function runClaimedJob(db: Db, job: ClaimedJob, ctx: JobContext): Promise<
         : { status: "retry", at: new Date(Date.now() + errorBackoffMs(job.attempts)), note: message };
     jobFailed(job.kind, outcome.status);
   }
-  if (outcome.status === "retry" && job.attempts >= job.maxAttempts)
+  if (outcome.status === "retry" && job.attempts >= job.maxAttempts) {
     outcome = {
       status: "failed",
       error: `gave up after ${job.attempts} attempts${outcome.note ? `: ${outcome.note}` : ""}`,
     };
+    // A handler that kept asking for another try and ran out of them: a failure too.
+    log.error("job gave up", { jobId: job.id, kind: job.kind, attempts: job.attempts, error: outcome.error });
+    jobFailed(job.kind, "failed");
+  }
   if (outcome.status === "done" && outcome.finished) return outcome;
   const runAt = await finishJob(db, job, outcome);
   if (outcome.status !== "retry") return outcome;

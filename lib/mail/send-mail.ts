@@ -4,6 +4,7 @@ import { businesses, mailMessages } from "@/db/schema";
 import { origin } from "@/lib/env";
 import type { JobHandler } from "@/lib/jobs/job-outcome";
 import { log } from "@/lib/log";
+import { inSpan } from "@/lib/tracing";
 import { metrics } from "@/lib/metrics/registry";
 import { automatedMailHeaders, fromFor, isPermanentSmtpFailure, payerMailKinds, smtpTransport } from "./mailer";
 
@@ -35,15 +36,19 @@ export const sendMailJob: JobHandler = async (db, job) => {
     return { status: "done", note: "kept" };
   }
   try {
-    await transport.sendMail({
-      from: fromFor(message.kind, await senderName(db, message)),
-      headers: automatedMailHeaders,
-      to: message.toAddress,
-      subject: message.subject,
-      text: message.textBody,
-      html: message.htmlBody,
-      messageId: message.messageId,
-    });
+    const from = fromFor(message.kind, await senderName(db, message));
+    // A span per attempt when traces are exported: the mail's id and kind, never its address.
+    await inSpan("mail.send", { "kassa.mail_id": id, "kassa.mail_kind": message.kind }, () =>
+      transport.sendMail({
+        from,
+        headers: automatedMailHeaders,
+        to: message.toAddress,
+        subject: message.subject,
+        text: message.textBody,
+        html: message.htmlBody,
+        messageId: message.messageId,
+      }),
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (isPermanentSmtpFailure(error)) {

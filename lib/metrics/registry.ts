@@ -24,7 +24,7 @@ function httpMetrics(registers: Registry[]) {
   };
 }
 
-/** Failures of background work: e-mail sends and jobs, each a counter an alert can use. */
+/** Failures: e-mail sends, jobs, database errors, refused requests, provider requests; counters an alert can use. */
 function failureMetrics(registers: Registry[]) {
   return {
     mailSendFailures: new Counter({
@@ -37,6 +37,24 @@ function failureMetrics(registers: Registry[]) {
       name: "kassa_job_failures_total",
       help: "Background jobs that threw, by job kind and outcome (retry: run again later; failed: gave up).",
       labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
+    databaseErrors: new Counter({
+      name: "kassa_database_errors_total",
+      help: "Database errors, by class (connection lost, timeout, read-only, disk full, ...); see countDatabaseError.",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    requestsRejected: new Counter({
+      name: "kassa_http_requests_rejected_total",
+      help: "Requests refused rather than served, by status (408, 413, 429, 503, ...) and reason (the error code answered).",
+      labelNames: ["status", "reason"] as const,
+      registers,
+    }),
+    providerRequests: new Counter({
+      name: "kassa_provider_requests_total",
+      help: "HTTP requests the Stripe SDK sent (to Stripe or the emulator), by provider, operation (method and path pattern) and outcome.",
+      labelNames: ["provider", "operation", "outcome"] as const,
       registers,
     }),
   };

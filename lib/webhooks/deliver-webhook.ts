@@ -1,3 +1,4 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Job } from "@/db/schema";
@@ -7,7 +8,8 @@ import { jobDoneSql } from "@/lib/jobs/run-job";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
 import { sendWebhook, type SendWebhookResult } from "./send-webhook";
 import { reserveAttempt, type ReservedEvent } from "./reserve-attempt";
-import { observeWebhookDelivery } from "@/lib/metrics/webhook-metrics";
+import { observeWebhookDelivery, webhookOutcome } from "@/lib/metrics/webhook-metrics";
+import { inSpan } from "@/lib/tracing";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { notifyOwners, webhookFailingNotice, webhookFailingNoticeInterval } from "@/lib/mail/notify-owners";
 import { endpointHealthySql, healthRules, markEndpointFailing, recordFailedEvent } from "./endpoint-health";
@@ -153,14 +155,20 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
   const { event, deliveryId, url, headers } = reserved;
   const result: SendWebhookResult =
     url && headers
-      ? await sendWebhook({
-          url,
-          body: event.body,
-          // Exactly the headers recorded on the attempt.
-          headers,
-          timeoutMs: options.timeoutMs,
-          allowPrivate: options.allowPrivate,
-          resolve: options.resolve,
+      ? await inSpan("webhook.attempt", { "kassa.event_id": event.id, "kassa.delivery_id": deliveryId, "kassa.webhook_attempt": event.attemptsInRound }, async (span) => {
+          const sent = await sendWebhook({
+            url,
+            body: event.body,
+            // Exactly the headers recorded on the attempt.
+            headers,
+            timeoutMs: options.timeoutMs,
+            allowPrivate: options.allowPrivate,
+            resolve: options.resolve,
+          });
+          span.setAttribute("kassa.webhook_outcome", webhookOutcome(sent));
+          if (sent.statusCode !== null) span.setAttribute("http.response.status_code", sent.statusCode);
+          if (!sent.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+          return sent;
         })
       : {
           ok: false,
@@ -171,6 +179,6 @@ export const deliverWebhookJob: JobHandler = async (db, job, ctx) => {
           retryAfterMs: null,
           refused: true,
         };
-  observeWebhookDelivery(result);
+  observeWebhookDelivery(result, { eventId: event.id, deliveryId, attempt: event.attemptsInRound });
   return recordAttempt(db, job, event, deliveryId, result, options, url);
 };

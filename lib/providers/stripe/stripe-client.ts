@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { env } from "@/lib/env";
+import { observedHttpClient } from "./observed-http-client";
 
 /** Where the SDK sends requests when not to api.stripe.com: the emulator (or a stripe-mock in tests). */
 export type StripeApiLocation = { host: string; port: number; protocol: "http" | "https" };
@@ -21,6 +22,8 @@ export function stripeClient(secretKey: string, api?: StripeApiLocation): Stripe
   return new Stripe(secretKey, {
     ...(api ? { host: api.host, port: api.port, protocol: api.protocol } : {}),
     maxNetworkRetries: 2,
+    // Every request counted, logged when it fails and traced (./observed-http-client.ts).
+    httpClient: observedHttpClient(api ? "stripe_emulator" : "stripe"),
     timeout: 30_000,
     appInfo: { name: "Kassa" },
   });
