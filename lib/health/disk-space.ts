@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import nodePath from "node:path";
 import { dataDir, env } from "@/lib/env";
 import { DatabaseUnavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -16,8 +17,15 @@ const holder = ((globalThis as unknown as Record<symbol, Holder>)[globalKey] ??=
 const maxAgeMs = 1000;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
+/** `path`, or its nearest existing parent: DATA_DIR is made at the first write, on that disk. */
+function existingPath(path: string): string {
+  let current = nodePath.resolve(path);
+  while (!fs.existsSync(current) && nodePath.dirname(current) !== current) current = nodePath.dirname(current);
+  return current;
+}
+
 async function readDisk(path: string): Promise<DiskState> {
-  const stats = await fs.promises.statfs(path);
+  const stats = await fs.promises.statfs(existingPath(path));
   const freeBytes = stats.bavail * stats.bsize;
   const floorBytes = env().DISK_FREE_FLOOR_MB * 1024 * 1024;
   const state = { path, freeBytes, floorBytes, low: freeBytes < floorBytes };
