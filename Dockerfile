@@ -13,7 +13,11 @@ ENV NEXT_TELEMETRY_DISABLED=1 KASSA_BUILD_TYPECHECK=0 KASSA_BUILD_CACHE=0 CI=tru
 COPY package.json package-lock.json ./
 COPY patches ./patches
 COPY packages ./packages
-RUN npm ci --no-audit --no-fund
+# A machine behind a TLS-inspecting proxy passes its CA bundle as a build secret, used by this step
+# only and never stored in a layer: `--secret id=build_ca,src=/etc/ssl/certs/ca-certificates.crt`.
+RUN --mount=type=secret,id=build_ca,target=/run/secrets/build_ca \
+    if [ -s /run/secrets/build_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build_ca; fi \
+ && npm ci --no-audit --no-fund
 COPY . .
 # The server, the CLI and `db:migrate` compiled by esbuild (bin/bundle.mjs): the container starts
 # them with plain `node`, no TypeScript loader writing a cache. Then the dev dependencies go.
@@ -52,6 +56,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains (readiness 503 for SHUTDOWN_DELAY_SECONDS, requests finish, jobs released):
-# stop with a grace period of 45 s or more (`docker stop -t 45`).
+# give it 50 s before a SIGKILL (`docker stop -t 50`; compose.yaml: stop_grace_period).
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/main.js"]
