@@ -30,7 +30,8 @@ function podman(args: string[], options: { input?: string; inherit?: boolean } =
     stdio: options.inherit ? ["ignore", "inherit", "inherit"] : "pipe",
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (result.status !== 0) throw new Error(`podman ${args.join(" ")} failed (${result.status}): ${result.stderr ?? ""}`);
+  if (result.status !== 0)
+    throw new Error(`podman ${args.join(" ")} failed (${result.status}): ${result.stderr ?? ""}`);
   return (result.stdout ?? "").trim();
 }
 
@@ -50,14 +51,19 @@ function check(condition: unknown, message: string): asserts condition {
 /** The stand-in for node:20-bookworm-slim (scripts/container/base-image.sh), made once and cached. */
 function baseImage(): string {
   if (process.env.KASSA_NODE_IMAGE) return process.env.KASSA_NODE_IMAGE;
-  const out = execFileSync(path.join(root, "scripts", "container", "base-image.sh"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync(path.join(root, "scripts", "container", "base-image.sh"), {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return out.trim().split("\n").at(-1)!;
 }
 
 /** Builds the Dockerfile; the machine's CA bundle goes in as a build secret (a TLS-inspecting proxy). */
 function buildImage(base: string): void {
   const secret = fs.existsSync(caBundle) ? ["--secret", `id=build_ca,src=${caBundle}`] : [];
-  podman(["build", ...podmanFlags, ...secret, "--build-arg", `NODE_IMAGE=${base}`, "-t", image, root], { inherit: true });
+  podman(["build", ...podmanFlags, ...secret, "--build-arg", `NODE_IMAGE=${base}`, "-t", image, root], {
+    inherit: true,
+  });
 }
 
 /** A free TCP port on this machine (the containers share its network). */
@@ -90,9 +96,27 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
 /** Starts the image read-only, /data on `volume`, /tmp a tmpfs, on the host's network. */
 function runContainer(name: string, volume: string, databaseUrl: string, port: number): void {
   podman([
-    "run", "-d", ...podmanFlags, "--name", name, "--read-only", "--tmpfs", "/tmp", "-v", `${volume}:/data`,
-    "--network", "host", "-e", `DATABASE_URL=${databaseUrl}`, "-e", `PORT=${port}`,
-    "-e", "SHUTDOWN_DELAY_SECONDS=1", "-e", "LOG_LEVEL=warn", image,
+    "run",
+    "-d",
+    ...podmanFlags,
+    "--name",
+    name,
+    "--read-only",
+    "--tmpfs",
+    "/tmp",
+    "-v",
+    `${volume}:/data`,
+    "--network",
+    "host",
+    "-e",
+    `DATABASE_URL=${databaseUrl}`,
+    "-e",
+    `PORT=${port}`,
+    "-e",
+    "SHUTDOWN_DELAY_SECONDS=1",
+    "-e",
+    "LOG_LEVEL=warn",
+    image,
   ]);
 }
 
@@ -100,7 +124,10 @@ function runContainer(name: string, volume: string, databaseUrl: string, port: n
 async function waitReady(name: string, port: number, timeoutMs = 240_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const status = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (podman(["inspect", "-f", "{{.State.Running}}", name]) !== "true") break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -114,11 +141,20 @@ type Business = { id: string; secret_key: string; mode: string };
 function createBusiness(name: string): Business {
   const out = podman(["exec", name, "kassa", "business", "create", "--name", "Container test", "--json"]);
   const business = JSON.parse(out) as Business;
-  check(business.id && business.secret_key?.startsWith("sk_test_") && business.mode === "sandbox", `unexpected business: ${out}`);
+  check(
+    business.id && business.secret_key?.startsWith("sk_test_") && business.mode === "sandbox",
+    `unexpected business: ${out}`,
+  );
   return business;
 }
 
-async function api(port: number, key: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function api(
+  port: number,
+  key: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`http://127.0.0.1:${port}/api${route}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -130,13 +166,21 @@ async function api(port: number, key: string, method: string, route: string, bod
 /** A session, paid with the sandbox helper and Stripe's test card that succeeds. */
 async function paySession(port: number, business: Business): Promise<string> {
   const created = await api(port, business.secret_key, "POST", "/session", {
-    amount: 2500, currency: "USD", customer: "cus_container", order_id: `order-${id}`,
+    amount: 2500,
+    currency: "USD",
+    customer: "cus_container",
+    order_id: `order-${id}`,
     items: [{ name: "T-shirt", quantity: 1, price: 2500 }],
   });
   check(created.status === 201, `session: ${created.status} ${JSON.stringify(created.json)}`);
   const sessionId = created.json.session_id as string;
-  const paid = await api(port, business.secret_key, "POST", `/sandbox/sessions/${sessionId}/pay`, { card_number: "4242424242424242" });
-  check(paid.status === 200 && paid.json.status === "paid", `pay: ${paid.status} ${JSON.stringify(paid.json)}`);
+  const paid = await api(port, business.secret_key, "POST", `/sandbox/sessions/${sessionId}/pay`, {
+    card_number: "4242424242424242",
+  });
+  check(
+    paid.status === 200 && paid.json.status === "paid",
+    `pay: ${paid.status} ${JSON.stringify(paid.json)}`,
+  );
   return sessionId;
 }
 
@@ -159,11 +203,50 @@ function stopCleanly(name: string): number {
   return seconds;
 }
 
+/** The compose tools that can check a file without a daemon, in order of preference. */
+const composeTools = [["docker", "compose"], ["docker-compose"], ["podman-compose"]];
+
+/**
+ * compose.yaml checked (`config`) by the first tool here that has the command, with an .env made
+ * from .env.example; the tool's name, or null when none is installed.
+ */
+function checkCompose(): string | null {
+  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "kassa-compose-"));
+  try {
+    fs.copyFileSync(path.join(root, "compose.yaml"), path.join(dir, "compose.yaml"));
+    const example = fs.readFileSync(path.join(root, ".env.example"), "utf8");
+    const filled = example.replace(
+      /^(POSTGRES_PASSWORD|ENCRYPTION_KEY)=$/gm,
+      (_, name: string) => `${name}=${crypto.randomBytes(32).toString("hex")}`,
+    );
+    fs.writeFileSync(path.join(dir, ".env"), filled);
+    for (const [command, ...args] of composeTools) {
+      const probe = spawnSync(command!, [...args, "config", "--help"], { encoding: "utf8" });
+      if (probe.status !== 0) continue;
+      const result = spawnSync(command!, [...args, "config", "-q"], { cwd: dir, encoding: "utf8" });
+      check(
+        result.status === 0,
+        `compose.yaml is invalid (${[command, ...args].join(" ")} config): ${result.stderr}${result.stdout}`,
+      );
+      return [command, ...args].join(" ");
+    }
+    return null;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function imageSizeMb(): number {
   return Math.round(Number(podman(["image", "inspect", "-f", "{{.Size}}", image])) / 1e6);
 }
 
 async function main(): Promise<void> {
+  const composeTool = await timed("compose.yaml", checkCompose);
+  console.log(
+    composeTool
+      ? `compose.yaml: valid (${composeTool} config)`
+      : "compose.yaml: NOT checked (no docker compose, docker-compose or podman-compose with `config`)",
+  );
   const base = await timed("stand-in base image", baseImage);
   await timed("podman build", () => buildImage(base));
   const database = await freshDatabase();
@@ -187,14 +270,20 @@ async function main(): Promise<void> {
       await waitReady(second, port);
     });
     const found = await api(port, business.secret_key, "GET", `/payment/${sessionId}`);
-    check(found.status === 200 && found.json.status === "paid", `payment after restart: ${found.status} ${JSON.stringify(found.json)}`);
+    check(
+      found.status === 200 && found.json.status === "paid",
+      `payment after restart: ${found.status} ${JSON.stringify(found.json)}`,
+    );
     stopCleanly(second);
   } finally {
-    for (const name of [first, second]) spawnSync("podman", ["rm", "-f", "-t", "0", name], { stdio: "ignore" });
+    for (const name of [first, second])
+      spawnSync("podman", ["rm", "-f", "-t", "0", name], { stdio: "ignore" });
     spawnSync("podman", ["volume", "rm", "-f", volume], { stdio: "ignore" });
     await database.drop();
   }
-  console.log(`\ntest-container: passed in ${((Date.now() - started) / 1000).toFixed(0)} s; image ${image}: ${imageSizeMb()} MB`);
+  console.log(
+    `\ntest-container: passed in ${((Date.now() - started) / 1000).toFixed(0)} s; image ${image}: ${imageSizeMb()} MB`,
+  );
   for (const [name, seconds] of timings) console.log(`${seconds.toFixed(1).padStart(7)} s  ${name}`);
 }
 
