@@ -44,10 +44,11 @@ COPY --from=build /app/db ./db
 COPY --from=build /app/inngest ./inngest
 COPY --from=build /app/server ./server
 COPY --from=build /app/dist ./dist
-# Last, so the build is newer than every source copied above (server/build.ts rebuilds otherwise).
 COPY --from=build /app/.next ./.next
 COPY scripts/container/kassa /usr/local/bin/kassa
-RUN mkdir -p /data && chown node:node /data && chmod 0755 /usr/local/bin/kassa
+# BUILD_ID touched last: COPY gives directories the time of the copy, and server/build.ts rebuilds
+# (on a read-only filesystem: fails) when a source directory is newer than the build.
+RUN mkdir -p /data && chown node:node /data && chmod 0755 /usr/local/bin/kassa && touch /app/.next/BUILD_ID
 USER node
 VOLUME /data
 EXPOSE 3000

@@ -61,9 +61,23 @@ function baseImage(): string {
 /** Builds the Dockerfile; the machine's CA bundle goes in as a build secret (a TLS-inspecting proxy). */
 function buildImage(base: string): void {
   const secret = fs.existsSync(caBundle) ? ["--secret", `id=build_ca,src=${caBundle}`] : [];
-  podman(["build", ...podmanFlags, ...secret, "--build-arg", `NODE_IMAGE=${base}`, "-t", image, root], {
-    inherit: true,
-  });
+  podman(
+    [
+      "build",
+      ...podmanFlags,
+      "--format",
+      "docker",
+      ...secret,
+      "--build-arg",
+      `NODE_IMAGE=${base}`,
+      "-t",
+      image,
+      root,
+    ],
+    {
+      inherit: true,
+    },
+  );
 }
 
 /** A free TCP port on this machine (the containers share its network). */
@@ -178,7 +192,7 @@ async function paySession(port: number, business: Business): Promise<string> {
     card_number: "4242424242424242",
   });
   check(
-    paid.status === 200 && paid.json.status === "paid",
+    paid.status === 200 && paid.json.status === "succeeded",
     `pay: ${paid.status} ${JSON.stringify(paid.json)}`,
   );
   return sessionId;
@@ -221,8 +235,9 @@ function checkCompose(): string | null {
     );
     fs.writeFileSync(path.join(dir, ".env"), filled);
     for (const [command, ...args] of composeTools) {
-      const probe = spawnSync(command!, [...args, "config", "--help"], { encoding: "utf8" });
-      if (probe.status !== 0) continue;
+      // `docker compose version` says "Docker Compose version …"; a `docker` without it does not.
+      const probe = spawnSync(command!, [...args, "version"], { encoding: "utf8" });
+      if (probe.status !== 0 || !/compose/i.test(probe.stdout)) continue;
       const result = spawnSync(command!, [...args, "config", "-q"], { cwd: dir, encoding: "utf8" });
       check(
         result.status === 0,
@@ -272,7 +287,7 @@ async function main(): Promise<void> {
     });
     const found = await api(port, business.secret_key, "GET", `/payment/${sessionId}`);
     check(
-      found.status === 200 && found.json.status === "paid",
+      found.status === 200 && found.json.status === "succeeded",
       `payment after restart: ${found.status} ${JSON.stringify(found.json)}`,
     );
     stopCleanly(second);
