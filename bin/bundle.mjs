@@ -64,22 +64,7 @@ async function build(entry, name, manifestFile) {
   const started = Date.now();
   const outName = `${name}-${crypto.randomBytes(6).toString("hex")}`;
   const outdir = path.join(cacheDir, outName);
-  const result = await esbuild({
-    absWorkingDir: root,
-    entryPoints: { [name]: entry },
-    outdir,
-    bundle: true,
-    // Chunks, so what a command loads on demand (a database driver, say) still loads on demand.
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: `node${process.versions.node}`,
-    packages: "external",
-    tsconfig: path.join(root, "tsconfig.json"),
-    plugins: [packageImports(), ownLocation()],
-    metafile: true,
-    logLevel: "silent",
-  });
+  const result = await esbuild(buildOptions({ [name]: entry }, outdir));
   const inputs = [...Object.keys(result.metafile.inputs), builder, "tsconfig.json", "package.json"].map((file) => {
     const stat = fs.statSync(path.join(root, file));
     // Changed while being bundled: this build may hold either version, so the next run rebuilds.
@@ -96,6 +81,36 @@ async function build(entry, name, manifestFile) {
   fs.renameSync(temporary, manifestFile);
   removeSuperseded(name, outName);
   return pathToFileURL(path.join(cacheDir, manifest.main)).href;
+}
+
+/**
+ * Compiles `entries` (output name to source path, relative to the project root) into `outdir` once,
+ * with no manifest and no freshness check: the container image runs its server and CLI from these
+ * (Dockerfile), on a read-only filesystem where no bundle could be built at run time.
+ */
+export async function compileEntries(entries, outdir) {
+  const { build: esbuild } = await import("esbuild");
+  const result = await esbuild(buildOptions(entries, path.resolve(root, outdir)));
+  return Object.keys(result.metafile.outputs).filter((file) => result.metafile.outputs[file].entryPoint);
+}
+
+function buildOptions(entryPoints, outdir) {
+  return {
+    absWorkingDir: root,
+    entryPoints,
+    outdir,
+    bundle: true,
+    // Chunks, so what a command loads on demand (a database driver, say) still loads on demand.
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: `node${process.versions.node}`,
+    packages: "external",
+    tsconfig: path.join(root, "tsconfig.json"),
+    plugins: [packageImports(), ownLocation()],
+    metafile: true,
+    logLevel: "silent",
+  };
 }
 
 function removeSuperseded(name, current) {

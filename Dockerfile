@@ -1,0 +1,62 @@
+# Kassa's container image (docs/deploy.md, "Containers"). Builds with Docker and Podman:
+#   docker build -t kassa .        podman build -t kassa .
+# NODE_IMAGE: the base of both stages, the official Node 20 LTS image on Debian bookworm, slim.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- build: every dependency, `next build`, the server and CLI compiled to JavaScript ----------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# The build's own type check is skipped (CI type-checks the tree; it costs ~30 s of 2 cores), and
+# Next writes no Turbopack cache the image would carry.
+ENV NEXT_TELEMETRY_DISABLED=1 KASSA_BUILD_TYPECHECK=0 KASSA_BUILD_CACHE=0 CI=true
+# The manifests first: the dependency layer is reused while the lock file stays the same.
+COPY package.json package-lock.json ./
+COPY patches ./patches
+COPY packages ./packages
+# A machine behind a TLS-inspecting proxy passes its CA bundle as a build secret, used by this step
+# only and never stored in a layer: `--secret id=build_ca,src=/etc/ssl/certs/ca-certificates.crt`.
+RUN --mount=type=secret,id=build_ca,target=/run/secrets/build_ca \
+    if [ -s /run/secrets/build_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build_ca; fi \
+ && npm ci --no-audit --no-fund
+COPY . .
+# The server, the CLI and `db:migrate` compiled by esbuild (bin/bundle.mjs): the container starts
+# them with plain `node`, no TypeScript loader writing a cache. Then the dev dependencies go.
+RUN npm run build \
+ && node -e 'import("./bin/bundle.mjs").then((b) => b.compileEntries({ main: "server/main.ts", kassa: "server/cli.ts", migrate: "server/migrate.ts" }, "dist"))' \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf .next/cache node_modules/.cache node_modules/@kassa/node \
+ && touch .next/BUILD_ID
+
+# ---- the image: what production runs, owned by root, read-only to the `node` user --------------
+FROM ${NODE_IMAGE}
+WORKDIR /app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
+# Sources the running server still reads: db/ (migrations; the embedded database's thread),
+# app/globals.css (inlined in the hosted checkout), the Stripe emulator (sandbox businesses).
+COPY --from=build /app/package.json /app/next.config.ts /app/tsconfig.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/packages/stripe-emulator ./packages/stripe-emulator
+COPY --from=build /app/public ./public
+COPY --from=build /app/app ./app
+COPY --from=build /app/components ./components
+COPY --from=build /app/lib ./lib
+COPY --from=build /app/db ./db
+COPY --from=build /app/inngest ./inngest
+COPY --from=build /app/server ./server
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/.next ./.next
+COPY scripts/container/kassa /usr/local/bin/kassa
+# BUILD_ID touched last: COPY gives directories the time of the copy, and server/build.ts rebuilds
+# (on a read-only filesystem: fails) when a source directory is newer than the build.
+RUN mkdir -p /data && chown node:node /data && chmod 0755 /usr/local/bin/kassa && touch /app/.next/BUILD_ID
+USER node
+VOLUME /data
+EXPOSE 3000
+# Readiness (docs/deploy.md, "Health checks"): database reachable, migrations applied, work running;
+# 503 from the moment a SIGTERM arrives. No curl in the image: Node's fetch.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains (readiness 503 for SHUTDOWN_DELAY_SECONDS, requests finish, jobs released):
+# give it 50 s before a SIGKILL (`docker stop -t 50`; compose.yaml: stop_grace_period).
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/main.js"]
