@@ -19,10 +19,10 @@ RUN --mount=type=secret,id=build_ca,target=/run/secrets/build_ca \
     if [ -s /run/secrets/build_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build_ca; fi \
  && npm ci --no-audit --no-fund
 COPY . .
-# The server, the CLI and `db:migrate` compiled by esbuild (bin/bundle.mjs): the container starts
-# them with plain `node`, no TypeScript loader writing a cache. Then the dev dependencies go.
+# `npm run build` ends by compiling the server, the CLI and `db:migrate` with esbuild into
+# dist/server (bin/compile.mjs, decision 0076): the container starts them with plain `node`, no
+# TypeScript loader writing a cache. Then the dev dependencies go.
 RUN npm run build \
- && node -e 'import("./bin/bundle.mjs").then((b) => b.compileEntries({ main: "server/main.ts", kassa: "server/cli.ts", migrate: "server/migrate.ts" }, "dist"))' \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf .next/cache node_modules/.cache node_modules/@kassa/node \
  && touch .next/BUILD_ID
@@ -59,4 +59,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
 # SIGTERM drains (readiness 503 for SHUTDOWN_DELAY_SECONDS, requests finish, jobs released):
 # give it 50 s before a SIGKILL (`docker stop -t 50`; compose.yaml: stop_grace_period).
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+CMD ["node", "dist/server/main.mjs"]

@@ -5,8 +5,3 @@
 export function bundledEntry(entry: string): Promise<string | null>;
 /** The file URL of `entry`'s bundle if one is up to date, without building one. */
 export function builtEntry(entry: string): string | null;
-/**
- * Compiles `entries` (output name to source path, relative to the project root) into `outdir`,
- * once and without a manifest; resolves to the entry outputs' paths (relative to the root).
- */
-export function compileEntries(entries: Record<string, string>, outdir: string): Promise<string[]>;

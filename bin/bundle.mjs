@@ -83,17 +83,6 @@ async function build(entry, name, manifestFile) {
   return pathToFileURL(path.join(cacheDir, manifest.main)).href;
 }
 
-/**
- * Compiles `entries` (output name to source path, relative to the project root) into `outdir` once,
- * with no manifest and no freshness check: the container image runs its server and CLI from these
- * (Dockerfile), on a read-only filesystem where no bundle could be built at run time.
- */
-export async function compileEntries(entries, outdir) {
-  const { build: esbuild } = await import("esbuild");
-  const result = await esbuild(buildOptions(entries, path.resolve(root, outdir)));
-  return Object.keys(result.metafile.outputs).filter((file) => result.metafile.outputs[file].entryPoint);
-}
-
 function buildOptions(entryPoints, outdir) {
   return {
     absWorkingDir: root,

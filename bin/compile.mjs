@@ -13,7 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(root, "dist", "server");
 const manifestFile = path.join(outdir, "manifest.json");
 /** The entries, by output name. */
-export const compiledEntries = { main: "server/main.ts", cli: "server/cli.ts", "pglite-thread": "db/pglite-thread.ts" };
+export const compiledEntries = {
+  main: "server/main.ts",
+  cli: "server/cli.ts",
+  migrate: "server/migrate.ts",
+  "pglite-thread": "db/pglite-thread.ts",
+};
 /** A chunk no longer part of the build is removed once this old: a process started earlier may still load it. */
 const keepSupersededMs = 60 * 60_000;
 const target = "node20.19";
