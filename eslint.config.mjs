@@ -3,7 +3,7 @@ import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", ".data/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "packages/*/dist/**"] },
+  { ignores: [".next/**", "node_modules/**", ".data/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "packages/*/dist/**", "dist/**"] },
   ...nextVitals,
   ...nextTs,
   {

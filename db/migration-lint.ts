@@ -5,15 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { alterActions, bareName, breakingMarkers, sqlStatements } from "./migration-sql";
-import { grandfathered } from "./migration-lint-grandfathered";
+import { grandfathered, type Rule } from "./migration-lint-grandfathered";
 
-export type Rule =
-  | "drop"
-  | "rename"
-  | "type-change"
-  | "not-null-without-default"
-  | "set-not-null"
-  | "index-without-concurrently";
+export type { Rule };
 
 export type Finding = { rule: Rule; statement: string };
 
