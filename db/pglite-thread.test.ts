@@ -96,7 +96,9 @@ describe.runIf(!process.env.DATABASE_URL)("PGlite on its own thread", () => {
     await expect(small.lost).resolves.toMatchObject({ code: "ERR_WORKER_OUT_OF_MEMORY" });
     await expect(small.client.query("select 1 as one")).rejects.toThrow(/memory/);
     await small.close(); // nothing left to close: it answers at once
-  });
+    // An opening and a heap filled to its limit: a minute and more on a machine busy with other
+    // work. A bound for a hung test, not a speed goal.
+  }, 240_000);
 
   it("is not lost when closed", async () => {
     const closed = await openPgliteThread({});

@@ -67,7 +67,7 @@ describe.skipIf(!!process.env.DATABASE_URL)("npm run db:migrate (server/migrate.
     } finally {
       await handle.close();
     }
-  }, 60_000);
+  }, 240_000);
 
   it("refuses to open the embedded database while a server owns it", async () => {
     const dataDir = tempDataDir();
@@ -80,5 +80,5 @@ describe.skipIf(!!process.env.DATABASE_URL)("npm run db:migrate (server/migrate.
     expect(result.stderr).toContain(`A Kassa server (pid ${process.pid}) is running on ${dataDir}`);
     expect(result.stderr).toContain("stop it first");
     expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(false);
-  }, 60_000);
+  }, 240_000);
 });
