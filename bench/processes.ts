@@ -2,7 +2,6 @@
 // child process over real HTTP on a free loopback port, killed at the end whatever happens.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 
 export type Server = { name: string; origin: string; pid: number; stop: () => Promise<void> };
@@ -19,16 +18,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.exit(130);
   });
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from "../test/free-port";
+
+export { freePort };
 
 /**
  * Spawns `node --import tsx <script>` (a .mjs script: without the loader) and resolves once `ready(stdout)` returns a value; rejects

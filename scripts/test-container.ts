@@ -6,8 +6,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "../test/free-port";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 
@@ -78,15 +78,6 @@ function buildImage(base: string): void {
       inherit: true,
     },
   );
-}
-
-/** A free TCP port on this machine (the containers share its network). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A fresh database on the local PostgreSQL (DATABASE_URL's server, or root@127.0.0.1:5432). */

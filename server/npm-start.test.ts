@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@/test/free-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { compiledEntry } from "@/bin/compile.mjs";
 import { buildState } from "./build";
@@ -26,14 +26,6 @@ afterAll(async () => {
   }
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Starts `npm start`'s process and resolves with what it printed once the banner is complete. */
 async function start(): Promise<{ port: number; banner: string }> {

@@ -2,8 +2,8 @@
 // the API fast path, the embedded worker and the demo business, as server/main.ts starts them), a
 // bounded load of sandbox session creations and pays, readiness polling.
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "../free-port";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -17,14 +17,6 @@ export type Kassa = {
   output: () => string;
   stop(): Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Starts a Kassa server with `env` (DATABASE_URL or DATA_DIR) on a free port. */
 export async function startKassa(env: Record<string, string>): Promise<Kassa> {

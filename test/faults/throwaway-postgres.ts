@@ -3,9 +3,9 @@
 // suite runs as root (initdb refuses root).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../free-port";
 
 function binDir(): string {
   const base = "/usr/lib/postgresql";
@@ -14,14 +14,6 @@ function binDir(): string {
     : undefined;
   if (!version) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql");
   return path.join(base, version, "bin");
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export type Throwaway = {
