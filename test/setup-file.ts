@@ -82,5 +82,12 @@ afterAll(async ({}, suite) => {
   await undoProcessChanges();
   uninstallDatabase();
   setTestHandle(null);
-  if (opened) await (await opened).close();
+  if (opened) {
+    const handle = await opened;
+    // A file that paid a session started this process's heartbeat on its database: stopped here, or
+    // its timer goes on beating on the closed database and logs into a later file's tests.
+    const { stopInstanceHeartbeat } = await import("@/lib/instances/instance-heartbeat");
+    await stopInstanceHeartbeat(handle.db).catch(() => undefined);
+    await handle.close();
+  }
 });

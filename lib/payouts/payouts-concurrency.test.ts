@@ -296,8 +296,9 @@ describe("faults between debit and commit", () => {
     }
     expect(killed).toBe(true);
     const res = await pending;
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: "Internal server error" });
+    // A lost connection is the database failing, not the request: 503, try again (decision 0065).
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: "service_unavailable" });
     expect(await ledgerCounts(biz.business.id)).toEqual(before);
     expect((await balancesOf(biz.business.id)).payout_balance).toBe(9_000);
     expect(await payoutUserTotals(biz.business.id)).toBe(1_000);
