@@ -26,12 +26,16 @@ test("a payment link made in the dashboard takes a sandbox card payment", async 
   await expect(page.getByTestId("action-result")).toContainText("at least $1.00");
   await expect(page.getByRole("cell", { name: /Workshop ticket/ })).toHaveCount(0);
 
-  // The form kept what was typed (item 24); the price is corrected, the rest filled again anyway.
-  await page.getByLabel("Item name").fill("Workshop ticket");
+  // The refused form kept what was typed (item 24): only the price needs correcting.
+  await expect(page.getByLabel("Item name")).toHaveValue("Workshop ticket");
+  await expect(page.getByLabel("Price (USD)")).toHaveValue("0.50");
   await page.getByLabel("Price (USD)").fill("25.00");
   await page.getByLabel("Metadata, JSON (optional)").fill('{"campaign": "e2e"}');
   await page.getByRole("button", { name: "Create link" }).click();
   await expect(page.getByTestId("action-result")).toContainText("The link is ready");
+  // A link made, the form is empty for the next one.
+  await expect(page.getByLabel("Item name")).toHaveValue("");
+  await expect(page.getByLabel("Metadata, JSON (optional)")).toHaveValue("");
   await page.getByRole("link", { name: "Open the new link's page" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Workshop ticket" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Download QR code (PNG)" })).toHaveAttribute("href", /^data:image\/png;base64,/);

@@ -36,11 +36,16 @@ test("an owner invites a manager by e-mail; the invitee accepts from the message
   await page.getByRole("combobox", { name: "Role", exact: true }).selectOption("manager");
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${invitee} as manager`)).toBeVisible();
+  // Sent, the form is empty for the next invitation.
+  await expect(page.getByRole("textbox", { name: "E-mail" })).toHaveValue("");
   await expect(page.getByRole("list", { name: "Open invitations" })).toContainText(invitee);
   // Inviting the same e-mail twice is refused with a clear message.
   await page.getByRole("textbox", { name: "E-mail" }).fill(invitee.toUpperCase());
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "already has an open invitation" })).toBeVisible();
+  // Refused, the form keeps what was typed (issue 41, item 24).
+  await expect(page.getByRole("textbox", { name: "E-mail" })).toHaveValue(invitee.toUpperCase());
+  await expect(page.getByRole("combobox", { name: "Role", exact: true })).toHaveValue("manager");
   await expectAccessible(page);
   await signOut(page);
 

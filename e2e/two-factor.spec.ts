@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { expect, expectAccessible, kassa, test } from "./fixtures";
@@ -61,6 +62,17 @@ test("set up with the key shown, sign in with a code; a replayed code is refused
   await expect(codes).toHaveCount(10, { timeout: 30_000 });
   const recovery = (await codes.allTextContents()).map((c) => c.trim());
   await expectAccessible(page);
+
+  // Download: a text file named for the account, holding the ten codes.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download codes" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/recovery-codes.*\.txt$/);
+  const file = await fs.readFile((await download.path())!, "utf8");
+  for (const code of recovery) expect(file).toContain(code);
+  // Copy: the same text on the clipboard, and the page says so.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy codes" }).click();
+  await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(file);
   await page.getByRole("link", { name: "Continue to the dashboard" }).click();
   await signOut(page);
 
