@@ -13,7 +13,8 @@ export type SmtpReceiver = {
   close: () => Promise<void>;
 };
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/** `port`: listen there (a receiver started again where a stopped one was); any free port when unset. */
+export async function startSmtpReceiver(options: { port?: number } = {}): Promise<SmtpReceiver> {
   const received: ParsedMail[] = [];
   const waiters: Array<() => void> = [];
   let failures = { count: 0, code: 451 };
@@ -25,7 +26,9 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       if (failures.count > 0) {
         failures.count -= 1;
         stream.resume();
-        stream.on("end", () => callback(Object.assign(new Error("Try again later"), { responseCode: failures.code })));
+        stream.on("end", () =>
+          callback(Object.assign(new Error("Try again later"), { responseCode: failures.code })),
+        );
         return;
       }
       simpleParser(stream)
@@ -37,7 +40,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   const recipients = (mail: ParsedMail) =>
     [mail.to ?? []].flat().flatMap((a) => a.value.map((v) => (v.address ?? "").toLowerCase()));
