@@ -13,5 +13,9 @@ describe("outcomeOf", () => {
     expect(outcomeOf(400, { error: "invalid_json", message: "x" })).toEqual({ kind: "error" });
     expect(outcomeOf(500, { error: "Internal server error" })).toEqual({ kind: "error" });
     expect(outcomeOf(502, null)).toEqual({ kind: "error" });
+    // A database fault before anything was charged, and a charge whose outcome is not yet known.
+    expect(outcomeOf(503, { error: "service_unavailable", message: "x" })).toEqual({ kind: "unavailable" });
+    expect(outcomeOf(503, null)).toEqual({ kind: "unavailable" });
+    expect(outcomeOf(503, { error: "payment_outcome_unknown", message: "x" })).toEqual({ kind: "outcome_unknown" });
   });
 });

@@ -15,7 +15,11 @@ export type PayOutcome =
   | { kind: "invalid"; fields: string[] }
   | { kind: "not_found" }
   | { kind: "error" }
-  | { kind: "network" };
+  | { kind: "network" }
+  /** 503: Kassa's database failed before anything was charged (decision 0065). */
+  | { kind: "unavailable" }
+  /** 503 payment_outcome_unknown: the card may have been charged; never shown as failed (decision 0066). */
+  | { kind: "outcome_unknown" };
 
 const endpoint = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
 
@@ -55,6 +59,7 @@ export function outcomeOf(status: number, body: unknown): PayOutcome {
   if (status === 409)
     return { kind: "not_payable", code: String(record.error ?? "not_payable"), message: String(record.message ?? "") };
   if (status === 403) return { kind: "ip_mismatch" };
+  if (status === 503) return record.error === "payment_outcome_unknown" ? { kind: "outcome_unknown" } : { kind: "unavailable" };
   if (status === 404) return { kind: "not_found" };
   if (status === 400 && record.error === "Payment method not found") return { kind: "method_unavailable" };
   if (status === 400 && typeof record.error !== "string" && Object.keys(record).length)

@@ -79,6 +79,8 @@ export const en = {
     fixFields: "Some details need your attention: check the fields marked below.",
     network: "We could not reach the payment server. Check your connection and try again.",
     generic: "Something went wrong on our side. Nothing was charged; please try again.",
+    unavailable: "The payment service is busy for a moment. Nothing was charged; try again in a few seconds.",
+    outcomeUnknown: "We could not confirm your payment yet. Please do not pay again: reload this page in a minute to see whether it went through.",
     ipMismatch: "This payment cannot be completed from your current network. Contact the merchant for help.",
     methodUnavailable: "This payment method is not available. Choose another one.",
     rejected: "Some details were not accepted: {fields}.",

@@ -80,6 +80,8 @@ export const es: Messages = {
     fixFields: "Algunos datos necesitan tu atención: revisa los campos marcados.",
     network: "No pudimos conectar con el servidor de pagos. Revisa tu conexión e inténtalo de nuevo.",
     generic: "Algo salió mal por nuestra parte. No se ha cobrado nada; inténtalo de nuevo.",
+    unavailable: "El servicio de pagos está ocupado en este momento. No se ha cobrado nada; inténtalo de nuevo en unos segundos.",
+    outcomeUnknown: "Aún no pudimos confirmar tu pago. No pagues de nuevo: vuelve a cargar esta página en un minuto para ver si se completó.",
     ipMismatch: "Este pago no se puede completar desde tu red actual. Contacta con el comercio.",
     methodUnavailable: "Este método de pago no está disponible. Elige otro.",
     rejected: "Algunos datos no fueron aceptados: {fields}.",

@@ -80,6 +80,8 @@ export const ptBR: Messages = {
     fixFields: "Alguns dados precisam da sua atenção: verifique os campos marcados.",
     network: "Não conseguimos falar com o servidor de pagamentos. Verifique sua conexão e tente de novo.",
     generic: "Algo deu errado do nosso lado. Nada foi cobrado; tente de novo.",
+    unavailable: "O serviço de pagamentos está ocupado no momento. Nada foi cobrado; tente de novo em alguns segundos.",
+    outcomeUnknown: "Ainda não conseguimos confirmar seu pagamento. Não pague de novo: recarregue esta página em um minuto para ver se ele foi concluído.",
     ipMismatch: "Este pagamento não pode ser concluído a partir da sua rede atual. Fale com o lojista.",
     methodUnavailable: "Esta forma de pagamento não está disponível. Escolha outra.",
     rejected: "Alguns dados não foram aceitos: {fields}.",

@@ -143,6 +143,15 @@ export function PaymentForm({ data, money, messages, countries, methodId, onMeth
       case "network":
         showAlert(messages.errors.network);
         return false;
+      case "unavailable":
+        showAlert(messages.errors.unavailable);
+        return false;
+      case "outcome_unknown":
+        // The card may have been charged: never "failed", nor an invitation to pay again. Re-reading
+        // the state shows "processing" (polled until settled) once the database answers again.
+        showAlert(messages.errors.outcomeUnknown);
+        await onNotPayable().catch(() => undefined);
+        return false;
       default:
         showAlert(messages.errors.generic);
         return false;
