@@ -1,5 +1,8 @@
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import {
   context,
+  defaultTextMapGetter,
+  ROOT_CONTEXT,
   createContextKey,
   INVALID_SPAN_CONTEXT,
   isSpanContextValid,
@@ -76,18 +79,24 @@ export async function inSpan<T>(
   });
 }
 
+const traceContext = new W3CTraceContextPropagator();
+
 /**
  * Runs `work` with an HTTP request's server span active; `work` gets the span (null when tracing
- * is off) and ends it when the answer is sent.
+ * is off) and ends it when the answer is sent. A caller's W3C `traceparent` (and `tracestate`)
+ * header makes the span a child of the caller's: a proxy's or a merchant's trace continues into
+ * Kassa's. A malformed header is ignored (a new trace).
  */
 export function withRequestSpan(
   name: string,
   attributes: Attributes,
   work: (span: Span | null) => void,
+  headers: Record<string, string | string[] | undefined> = {},
 ): void {
   if (!tracingOn()) return work(null);
-  const span = tracer().startSpan(name, { attributes, kind: SpanKind.SERVER });
-  const active: Context = trace.setSpan(context.active(), span).setValue(requestSpanKey, span);
+  const parent = traceContext.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+  const span = tracer().startSpan(name, { attributes, kind: SpanKind.SERVER }, parent);
+  const active: Context = trace.setSpan(parent, span).setValue(requestSpanKey, span);
   context.with(active, () => work(span));
 }
 

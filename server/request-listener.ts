@@ -50,10 +50,15 @@ export function requestListener(
   // One span per request when traces are exported (docs/operations.md#traces); the API's router
   // names it by its route and adds the business (lib/api/routes.ts, lib/http/handler.ts).
   return (req, res) =>
-    withRequestSpan(req.method ?? "GET", { "http.request.method": req.method ?? "GET" }, (span) => {
-      if (span) endWithAnswer(span, res);
-      serve(req, res);
-    });
+    withRequestSpan(
+      req.method ?? "GET",
+      { "http.request.method": req.method ?? "GET" },
+      (span) => {
+        if (span) endWithAnswer(span, res);
+        serve(req, res);
+      },
+      req.headers,
+    );
 }
 
 /** Ends the request's span once its answer is sent (or the connection is gone), with its status. */

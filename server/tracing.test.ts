@@ -200,4 +200,26 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     expect(line).toMatchObject({ level: "warn", traceId: requestSpan.traceId });
     expect(String(line?.spanId)).toMatch(/^[0-9a-f]{16}$/);
   }, 60_000);
+
+  it("continues a caller's W3C trace (traceparent), and ignores a malformed one", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const parentId = "00f067aa0ba902b7";
+    const get = (traceparent: string) =>
+      fetch(`http://127.0.0.1:${server.port}/api/payment/cs_traceparent`, {
+        headers: { authorization: `Bearer ${server.secretKey}`, traceparent },
+      });
+    expect((await get(`00-${traceId}-${parentId}-01`)).status).toBe(404);
+    const child = await waitForSpan((s) => s.traceId === traceId, "in the caller's trace");
+    expect(child).toMatchObject({ name: "GET /api/payment/:session_id", parentSpanId: parentId });
+
+    const before = new Set(spans.map((s) => s.spanId));
+    expect((await get(`00-${"0".repeat(32)}-${parentId}-01`)).status).toBe(404);
+    const fresh = await waitForSpan(
+      (s) => !before.has(s.spanId) && s.name === "GET /api/payment/:session_id",
+      "for the malformed traceparent's request",
+    );
+    expect(fresh.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh.traceId).not.toBe("0".repeat(32));
+    expect(fresh.parentSpanId ?? "").toBe("");
+  }, 60_000);
 });
