@@ -128,9 +128,11 @@ describe("the sandbox clock on a busy machine with a slow provider", { timeout: 
     // The overview's last 30 days (the business's clock) hold the renewal: the signup is 31 days back.
     const overview = await getOverview(testDb(), biz.business.id, { days: 30 });
     expect(overview.days.reduce((n, d) => n + d.count, 0)).toBe(1);
-    // jobs_run counts the jobs the advance ran: every job of the business that finished meanwhile.
+    // jobs_run counts the jobs the advance ran: never more than the business's jobs that finished
+    // meanwhile. Not exactly as many: a job the worker beside it had claimed just before the advance
+    // marked the business may finish during the advance, run by the worker (CI saw 7 of 8 once).
     expect(moved.jobs_run).toBeGreaterThan(0);
-    expect(moved.jobs_run).toBe(await jobsFinished(biz, moved.before, moved.after));
+    expect(moved.jobs_run).toBeLessThanOrEqual(await jobsFinished(biz, moved.before, moved.after));
   });
 
   it("a failed renewal, then the retry that succeeds: past_due, then active, each announced at once", async () => {
@@ -142,7 +144,8 @@ describe("the sandbox clock on a busy machine with a slow provider", { timeout: 
     const failed = await advance(biz, pastFirstRenewal);
     expect((await readSubscription(biz, id)).body).toMatchObject({ status: "past_due", cycles_count: 2 });
     expect(received(receiver).filter((b) => b.type === "subscription_payment_failed")).toHaveLength(1);
-    expect(failed.jobs_run).toBe(await jobsFinished(biz, failed.before, failed.after));
+    expect(failed.jobs_run).toBeGreaterThan(0);
+    expect(failed.jobs_run).toBeLessThanOrEqual(await jobsFinished(biz, failed.before, failed.after));
 
     emulator().setCardBehavior(key, row.providerPaymentMethodId!, "4242424242424242");
     await advance(biz, day + 60);
@@ -187,6 +190,6 @@ describe("the sandbox clock on a busy machine with a slow provider", { timeout: 
       .where(and(eq(jobs.businessId, biz.business.id), lte(jobs.runAt, new Date().toISOString())));
     expect(due.filter((j) => j.status === "pending" || j.status === "running")).toEqual([]);
     expect(moved.jobs_run).toBeGreaterThan(0);
-    expect(moved.jobs_run).toBe(await jobsFinished(biz, moved.before, moved.after));
+    expect(moved.jobs_run).toBeLessThanOrEqual(await jobsFinished(biz, moved.before, moved.after));
   });
 });
