@@ -21,30 +21,16 @@ RUN --mount=type=secret,id=build_ca,target=/run/secrets/build_ca \
 COPY . .
 # `npm run build` ends by compiling the server, the CLI and `db:migrate` with esbuild into
 # dist/server (bin/compile.mjs, decision 0076): the container starts them with plain `node`, no
-# TypeScript loader writing a cache. Then the dev dependencies go.
-RUN npm run build \
- && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf .next/cache node_modules/.cache node_modules/@kassa/node \
- && touch .next/BUILD_ID
+# TypeScript loader writing a cache. Then only what runs is kept: the files the compiled entries
+# and Next's own traces reach, and the trees read by path (scripts/container/runtime-files.mjs).
+RUN npm run build && node scripts/container/runtime-files.mjs /runtime
 
 # ---- the image: what production runs, owned by root, read-only to the `node` user --------------
 FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
-# Sources the running server still reads: db/ (migrations; the embedded database's thread),
-# app/globals.css (inlined in the hosted checkout), the Stripe emulator (sandbox businesses).
-COPY --from=build /app/package.json /app/next.config.ts /app/tsconfig.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/packages/stripe-emulator ./packages/stripe-emulator
-COPY --from=build /app/public ./public
-COPY --from=build /app/app ./app
-COPY --from=build /app/components ./components
-COPY --from=build /app/lib ./lib
-COPY --from=build /app/db ./db
-COPY --from=build /app/inngest ./inngest
-COPY --from=build /app/server ./server
-COPY --from=build /app/dist ./dist
-COPY --from=build /app/.next ./.next
+# What runs, traced from the build (no dev dependency, no SWC compiler, no test browser).
+COPY --from=build /runtime ./
 COPY scripts/container/kassa /usr/local/bin/kassa
 # BUILD_ID touched last: COPY gives directories the time of the copy, and server/build.ts rebuilds
 # (on a read-only filesystem: fails) when a source directory is newer than the build.
