@@ -1,7 +1,7 @@
 // npm run test:container: the container image, end to end, with Podman (docs/deploy.md,
 // "Containers"). Makes (or reuses) the stand-in base image, builds the Dockerfile, runs it
 // read-only on a volume against the local PostgreSQL, creates a business with the in-image CLI,
-// pays a sandbox session through the API, stops the container (a clean exit within the drain
+// pays a sandbox session through the API, puts a load on it held to 512 MB, stops the container (a clean exit within the drain
 // time), starts a new one on the same volume and finds the payment. Exits non-zero on any failure.
 import { execFileSync, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -128,12 +128,16 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
+/** The memory the first container gets (issue 43: the bench's load within 512 MB, no restart). */
+const memoryLimit = process.env.KASSA_TEST_MEMORY ?? "512m";
+
 /** Starts the image read-only, /data on `volume`, /tmp a tmpfs, on the host's network. */
-function runContainer(name: string, volume: string, databaseUrl: string, port: number): void {
+function runContainer(name: string, volume: string, databaseUrl: string, port: number, limits: string[] = []): void {
   podman([
     "run",
     "-d",
     ...podmanFlags,
+    ...limits,
     "--name",
     name,
     "--read-only",
@@ -219,6 +223,51 @@ async function paySession(port: number, business: Business): Promise<string> {
   return sessionId;
 }
 
+/**
+ * A load on the container held to `memoryLimit`: `count` sessions created, their hosted checkout
+ * page rendered and paid, `concurrency` at a time. Then the container must still run, never
+ * OOM-killed; its peak (the memory cgroup's max usage) is printed.
+ */
+async function loadWithinMemory(name: string, port: number, business: Business, count = 120, concurrency = 12): Promise<void> {
+  let next = 0;
+  const failures: string[] = [];
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      const created = await api(port, business.secret_key, "POST", "/session", {
+        amount: 1000 + n,
+        currency: "USD",
+        customer: "cus_container_load",
+        order_id: `load-${id}-${n}`,
+        items: [{ name: "Load", quantity: 1, price: 1000 + n }],
+      });
+      if (created.status !== 201) {
+        failures.push(`session ${created.status}`);
+        continue;
+      }
+      const sessionId = created.json.session_id as string;
+      const page = await fetch(`http://127.0.0.1:${port}/checkout/${sessionId}`);
+      await page.arrayBuffer();
+      if (page.status !== 200) failures.push(`checkout page ${page.status}`);
+      const paid = await api(port, business.secret_key, "POST", `/sandbox/sessions/${sessionId}/pay`, {});
+      if (paid.status !== 200) failures.push(`pay ${paid.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  check(failures.length === 0, `under load: ${failures.slice(0, 5).join(", ")}`);
+  const state = podman(["inspect", "-f", "{{.State.Running}} {{.State.OOMKilled}} {{.RestartCount}}", name]);
+  check(state === "true false 0", `under ${memoryLimit}: running, OOM-killed, restarts = ${state}; its log:\n${podman(["logs", name])}`);
+  const full = podman(["inspect", "-f", "{{.Id}}", name]);
+  const cgroup = ["/sys/fs/cgroup/memory/libpod_parent", "/sys/fs/cgroup/memory/machine.slice"]
+    .map((dir) => path.join(dir, `libpod-${full}`))
+    .find((dir) => fs.existsSync(dir));
+  const peak = cgroup ? Number(fs.readFileSync(path.join(cgroup, "memory.max_usage_in_bytes"), "utf8")) : NaN;
+  console.log(
+    `${count} sessions created, rendered and paid, ${concurrency} at a time, within --memory ${memoryLimit}: ` +
+      (Number.isFinite(peak) ? `peak ${Math.round(peak / 2 ** 20)} MiB (the memory cgroup's max usage, page cache included)` : "peak not readable here"),
+  );
+}
+
 /** What a careful image promises: not root, nothing writable but /data and /tmp, the health check passes. */
 function checkConfinement(name: string): void {
   check(podman(["exec", name, "id", "-u"]) !== "0", "the server runs as root");
@@ -296,12 +345,13 @@ async function main(): Promise<void> {
   try {
     const port = await freePort();
     await timed("first container: start to ready", async () => {
-      runContainer(first, volume, database.url, port);
+      runContainer(first, volume, database.url, port, ["--memory", memoryLimit, "--memory-swap", memoryLimit]);
       await waitReady(first, port);
     });
     checkConfinement(first);
     const business = await timed("business created with the in-image CLI", () => createBusiness(first));
     const sessionId = await timed("sandbox session paid", () => paySession(port, business));
+    await timed(`load within --memory ${memoryLimit}`, () => loadWithinMemory(first, port, business));
     const stopped = await timed("SIGTERM to exit", () => stopCleanly(first));
     console.log(`stopped cleanly in ${stopped.toFixed(1)} s`);
     await timed("second container on the same volume: start to ready", async () => {
