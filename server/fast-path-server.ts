@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { installDatabase } from "@/lib/db";
 import { setReady } from "@/lib/health/readiness";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
+import { diskBelowFloor } from "@/lib/health/disk-space";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { apiFastPath } from "./api-fast-path";
 import { openServerDatabase } from "./embedded";
@@ -30,7 +31,8 @@ export async function startFastPathServer<T>(options: {
   installDatabase(handle);
   const prepared = await options.prepare(handle.db);
   registerAllJobHandlers();
-  const worker = startEmbeddedWorker(handle.db);
+  // Under the embedded database's disk floor, jobs wait as requests' writes do (decision 0067).
+  const worker = startEmbeddedWorker(handle.db, handle.kind === "pglite" ? { pauseWhen: diskBelowFloor } : {});
   const { server, serving } = createHttpServer(options.next, apiFastPath({ port: options.apiPort }));
   await new Promise<void>((resolve) => server.listen(options.listenPort ?? 0, "127.0.0.1", resolve));
   setReady(true);

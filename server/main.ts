@@ -16,6 +16,7 @@ import { startLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { reconcileAfterRestart } from "@/lib/payments/reconcile-after-restart";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";
+import { diskBelowFloor } from "@/lib/health/disk-space";
 import { startEmbeddedWorker } from "@/lib/worker/embedded-worker";
 import { buildIfNeeded } from "./build";
 import { openServerDatabase, runningServer } from "./embedded";
@@ -50,7 +51,8 @@ async function main() {
   registerAllJobHandlers();
   // The sandbox provider sends its webhooks through the API router.
   registerApiRouter();
-  const worker = startEmbeddedWorker(handle.db);
+  // Under the embedded database's disk floor, jobs wait as requests' writes do (decision 0067).
+  const worker = startEmbeddedWorker(handle.db, handle.kind === "pglite" ? { pauseWhen: diskBelowFloor } : {});
   // The kassa_ledger_verify_* gauges (docs/operations.md), every LEDGER_VERIFY_INTERVAL_MINUTES.
   const stopLedgerVerification = startLedgerVerification(handle.db);
   // The Stripe emulator sandbox businesses pay through (each business its own account).

@@ -66,6 +66,11 @@ export function resetDiskState(): void {
   holder.wasLow = undefined;
 }
 
+/** Whether the embedded database's disk is under its floor now (false when it cannot be read). */
+export async function diskBelowFloor(): Promise<boolean> {
+  return (await diskState().catch(() => null))?.low === true;
+}
+
 /**
  * Refuses a change while the embedded database's disk is under its floor (decision 0067): 503
  * `insufficient_storage`, before anything is written (a write PGlite cannot finish may end the

@@ -24,6 +24,8 @@ export type WorkerCore = {
   signal: WakeSignal;
   /** False once stop() began: no more claims. */
   running(): boolean;
+  /** True while claims must wait (the embedded database's disk under its floor). */
+  paused?: () => Promise<boolean>;
 };
 
 /** Runs a claimed job in its lane's slot; the slot frees (and wakes the loop) when it finishes. */
@@ -68,6 +70,12 @@ export async function runClaimLoop(core: WorkerCore, pollIntervalMs: number): Pr
   while (core.running()) {
     markWorkerTick(); // readiness: background work is running (lib/health)
     const asks = laneAsks(lanes, signal.takeFresh());
+    if (asks.some((n) => n > 0) && (await core.paused?.().catch(() => false))) {
+      // Due work stays due; the disk's crossing of its floor is logged where it is read.
+      await signal.idle(pollIntervalMs * 4);
+      signal.markFresh();
+      continue;
+    }
     if (asks.some((n) => n > 0)) {
       const claimed = await claimOnce(core, asks);
       if (!claimed) {

@@ -317,6 +317,32 @@ describe("embedded worker", () => {
     expect([...perEventCounts(hooks).values()].every((n) => n === 1)).toBe(true);
   }, 150_000);
 
+  it("claims nothing while paused (the disk under its floor), and the due work once resumed", async () => {
+    const restore = overrideJobHandler("refund_payment", async () => ({ status: "done" }));
+    try {
+      const biz = await createWebhookBusiness("https://example.com/hooks");
+      let paused = true;
+      let asked = 0;
+      const w = worker(testDb(), {
+        pauseWhen: async () => {
+          asked += 1;
+          return paused;
+        },
+      });
+      const job = await enqueueJob(testDb(), { kind: "refund_payment", businessId: biz.business.id, payload: {} });
+      const status = async () =>
+        (await testDb().select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job!.id)))[0]!.status;
+      // Asked several times with the job due: it stays pending, and no claim was made.
+      await waitUntil(async () => asked >= 3);
+      expect(await status()).toBe("pending");
+      expect(w.stats.claims).toBe(0);
+      paused = false;
+      await waitUntil(async () => (await status()) === "done");
+    } finally {
+      restore();
+    }
+  });
+
   it("runs other jobs in slots of their own: receivers that do not answer do not hold them up", async () => {
     const hooks = await holdingReceiver();
     const { held } = hooks;

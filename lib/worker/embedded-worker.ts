@@ -36,6 +36,11 @@ export type EmbeddedWorkerOptions = {
   kinds?: JobKind[];
   /** Run even when Inngest is configured (tests). */
   force?: boolean;
+  /**
+   * Claims nothing while this answers true, asked before each claim: the server passes the embedded
+   * database's disk floor (decision 0067), so jobs write nothing PGlite may not survive either.
+   */
+  pauseWhen?: () => Promise<boolean>;
 };
 
 export type EmbeddedWorker = {
@@ -88,6 +93,7 @@ export function startEmbeddedWorker(db: Db, options: EmbeddedWorkerOptions = {})
     stats: { claimed: 0, finished: 0, claims: 0, peakRunning: 0 },
     signal: createWakeSignal(),
     running: () => running,
+    paused: options.pauseWhen,
   };
   const loop = runClaimLoop(core, options.pollIntervalMs ?? e.JOBS_POLL_INTERVAL_MS);
   const ticks = [
