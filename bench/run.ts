@@ -23,6 +23,7 @@ import { combine, describeSandboxPayments, sandboxPaymentsRound, type SandboxPay
 import { describeMemory, memorySteps, peakSampler, type MemoryFigures } from "./memory";
 import { killAll, startFloor, startKassa, type KassaServer, type Server } from "./processes";
 import { pool, webhookCase, type WebhookFigures } from "./webhooks";
+import { tracingOffCost } from "./tracing-off";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -263,6 +264,21 @@ async function main() {
     console.log(`A CLI command's start while the server runs (npx kassa business list --json, whole process)`);
     if (cli instanceof Error) console.log(`  failed: ${cli.message}`);
     else console.log(`  median ${(cli.medianMs / 1000).toFixed(2)} s of ${cli.runs} (goal ≤ 1 s: ${mark(cli.medianMs <= 1000)}); a bare \`node -e 0\` ${(cli.baselineMs / 1000).toFixed(2)} s`);
+    // Tracing unset (issue 42): what its hooks add, in this process (the server's code, same modules).
+    const tracing = await tracingOffCost().catch((error: unknown) => error as Error);
+    console.log(`Tracing unset: extra time per hook over calling the work directly (median of 5 alternated rounds)`);
+    if (tracing instanceof Error) console.log(`  failed: ${tracing.message}`);
+    else {
+      const { requestSpan, inSpan, annotate, logTraceIds } = tracing.extraNs;
+      // A POST /session passes one request span, one or two transactions, an annotation or two
+      // and a few log lines' trace ids: ten hooks is generous.
+      const perRequestUs = (requestSpan + 3 * inSpan + 2 * annotate + 4 * logTraceIds) / 1000;
+      const p50 = (sessionPg ?? sessionPglite)?.p50;
+      console.log(
+        `  request span ${requestSpan.toFixed(0)} ns, a span ${inSpan.toFixed(0)} ns, an annotation ${annotate.toFixed(0)} ns, a log line's trace ids ${logTraceIds.toFixed(0)} ns; ten hooks ${perRequestUs.toFixed(2)} µs` +
+          (p50 ? `, ${((perRequestUs / 1000 / p50) * 100).toFixed(3)}% of POST /session's p50 (${p50.toFixed(0)} ms) (goal under 1%: ${mark(perRequestUs / 1000 / p50 < 0.01)})` : ""),
+      );
+    }
     sampler.stop();
     console.log(`Resident memory (RSS 2 s after each step; the peak sampled every 250 ms over the whole run)`);
     for (const [server, figures] of memory)
