@@ -1,7 +1,7 @@
 // Sandbox card payments at once on one business (issue 27, item 4): `payers` customers pay their
 // own session at the same moment through the hosted page's endpoint (POST
 // /api/checkout/sessions/{id}/pay with a test card), which goes through the embedded Stripe
-// emulator (one account per sandbox business, decisions 0035 and 0054b). Each payer's time is
+// emulator (one account per sandbox business, decisions 0035 and 0080). Each payer's time is
 // from its request to its answer; a payment failed unless it answered 200 `succeeded`.
 // Run alone: `npx tsx bench/sandbox-payments.ts` (PostgreSQL with DATABASE_URL, else PGlite);
 //   BENCH_PAYERS (50), BENCH_ROUNDS (3, each on fresh sessions), BENCH_PORT (a free port).

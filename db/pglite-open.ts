@@ -4,7 +4,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 /**
  * PGlite as Kassa opens it, in the caller's thread or on the database's own (./pglite-thread.ts):
  * dataDir undefined means in memory; pg_trgm for the trigram indexes of the payments search
- * (migration 0026, decision 0055a); the session in UTC.
+ * (migration 0026, decision 0082); the session in UTC.
  */
 export async function openPglite({ dataDir, loadDataDir }: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
   // One options object: PGlite ignores `loadDataDir` when the first argument is an undefined dataDir.

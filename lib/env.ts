@@ -110,7 +110,7 @@ const envSchema = z.object({
    * Operations (docs/operations.md): GET /metrics needs this as a Bearer token; without it only
    * loopback clients not behind a proxy may scrape. The ledger is verified every
    * LEDGER_VERIFY_INTERVAL_MINUTES for the kassa_ledger_verify_* gauges (0: never): what changed
-   * since its checkpoint, and the whole ledger once every LEDGER_FULL_VERIFY_HOURS (decision 0054a).
+   * since its checkpoint, and the whole ledger once every LEDGER_FULL_VERIFY_HOURS (decision 0079).
    */
   METRICS_TOKEN: z.string().min(16).optional(),
   LEDGER_VERIFY_INTERVAL_MINUTES: z.coerce.number().min(0).max(10_080).default(15),

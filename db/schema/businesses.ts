@@ -53,7 +53,7 @@ export const businesses = pgTable("businesses", {
    */
   clockAdvanceUntil: tsCol("clock_advance_until"),
   /**
-   * Four eyes (decision 0044b): payout allocations and withdrawal approvals above this many cents
+   * Four eyes (decision 0078): payout allocations and withdrawal approvals above this many cents
    * need a second staff member's approval; null: no threshold.
    */
   approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),

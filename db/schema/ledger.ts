@@ -5,7 +5,7 @@ import { createdAt, tsCol } from "./columns";
 
 /**
  * The id of the transaction that inserted the row (PostgreSQL's `pg_current_xact_id()`, a 64-bit
- * xid8): the periodic verification checks what committed since its checkpoint (decision 0054a).
+ * xid8): the periodic verification checks what committed since its checkpoint (decision 0079).
  * Null on rows older than the column; read as text.
  */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
@@ -106,7 +106,7 @@ export type LedgerTransaction = typeof ledgerTransactions.$inferSelect;
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 
 /**
- * The periodic verification's checkpoint (decision 0054a): one row. Every ledger row visible in
+ * The periodic verification's checkpoint (decision 0079): one row. Every ledger row visible in
  * `snapshot` (the verifying transaction's) was verified; `full_pass_at` is when the whole ledger last was.
  */
 export const ledgerVerifyCheckpoint = pgTable("ledger_verify_checkpoint", {

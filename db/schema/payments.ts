@@ -97,7 +97,7 @@ export const payments = pgTable(
       sql`coalesce(${t.completedAt}, ${t.createdAt})`,
     ),
     index("payments_business_updated_idx").on(t.businessId, t.updatedAt, t.id),
-    // The payments list's search by a piece of the payer's e-mail (decision 0055a).
+    // The payments list's search by a piece of the payer's e-mail (decision 0082).
     index("payments_customer_email_trgm_idx").using(
       "gin",
       sql`(${t.customerDetails}->>'email') gin_trgm_ops`,

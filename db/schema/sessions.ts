@@ -44,7 +44,7 @@ export const sessions = pgTable(
     // The payments list and the CSV export walk a business's sessions in id order (newest first or last).
     index("sessions_business_id_idx").on(t.businessId, t.id),
     // The payments list's and the export's search: a piece of an order id or e-mail (ILIKE '%…%',
-    // trigram indexes, pg_trgm) and a customer id exactly (decision 0055a).
+    // trigram indexes, pg_trgm) and a customer id exactly (decision 0082).
     index("sessions_order_id_trgm_idx").using("gin", t.orderId.op("gin_trgm_ops")),
     index("sessions_customer_email_trgm_idx").using("gin", t.customerEmail.op("gin_trgm_ops")),
     index("sessions_business_customer_idx").on(t.businessId, t.customer),

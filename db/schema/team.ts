@@ -60,7 +60,7 @@ export const approvalKinds = ["allocate", "complete_withdrawal"] as const;
 export type ApprovalKind = (typeof approvalKinds)[number];
 
 /**
- * Four eyes on money leaving (decision 0044b): a payout allocation or withdrawal approval above
+ * Four eyes on money leaving (decision 0078): a payout allocation or withdrawal approval above
  * the business's `approval_threshold_cents`, waiting for a second staff member.
  */
 export const payoutApprovals = pgTable(

@@ -8,7 +8,7 @@ import { listMethods, parseMethodFilters } from "@/lib/payments/list-methods";
 // GET /payment/{session_id}
 export const getPaymentHandler = apiHandler({
   auth: "secret",
-  // The key's check is folded into the payment's select (decision 0054c).
+  // The key's check is folded into the payment's select (decision 0081).
   cachedKey: true,
   handle: async ({ params, db, caller, keyCheck }) =>
     json(200, await getPayment(db, caller.business, params.session_id ?? "", keyCheck)),

@@ -26,7 +26,7 @@ async function createdBody(db: Db, request: Request, session: Session, body: Ses
 export const postSession = apiHandler({
   auth: "secret_or_public",
   idempotent: "transaction",
-  // The key's check is folded into the rate limit's upsert, the first statement (decision 0054c).
+  // The key's check is folded into the rate limit's upsert, the first statement (decision 0081).
   cachedKey: true,
   handle: async ({ request, db, caller, keyCheck }) => {
     const ip = clientIp(request);

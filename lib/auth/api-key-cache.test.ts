@@ -6,7 +6,7 @@ import { installDatabase } from "@/lib/db";
 import { api, createTestBusiness, sessionBody, testDb, testHandle } from "@/test/helpers";
 import { authenticateCachedApiKey } from "./api-key-cache";
 
-// Decision 0054c: a key read once is kept in the instance's cache, and every use of the cached key
+// Decision 0081: a key read once is kept in the instance's cache, and every use of the cached key
 // is checked in the route's own statement, so a change made anywhere acts from the next request.
 
 const postSession = (key: string) => api("POST", "/session", { key, body: sessionBody() });
@@ -41,7 +41,7 @@ async function instances(): Promise<{ a: DatabaseHandle; b: DatabaseHandle; clos
   return { a: testHandle(), b, close: () => b.close() };
 }
 
-describe("the API key cache (decision 0054c)", () => {
+describe("the API key cache (decision 0081)", () => {
   it("a key revoked on one instance is refused by another at its next request, uncounted", async () => {
     const { a, b, close } = await instances();
     try {

@@ -7,7 +7,7 @@ import { bearerToken, findApiKeyCaller, refusalOf, type ApiCaller, type FoundApi
  * A cached key's claim to still be what it was when it was read: its id and the versions (xmin)
  * of its row and of its business's row. A route folds it into a statement it runs anyway
  * (`keyStillValidSql`), so the claim is checked in that statement's snapshot, on every instance,
- * without a round trip of its own (decision 0054c).
+ * without a round trip of its own (decision 0081).
  */
 export type KeyCheck = { keyId: string; keyVersion: string; businessVersion: string; digest: string };
 

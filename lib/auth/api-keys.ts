@@ -42,7 +42,7 @@ const buildKeyLookup = (db: Db) =>
     .select({
       key: apiKeys,
       business: businesses,
-      // The rows' versions: any update of either gives it a new xmin (decision 0054c).
+      // The rows' versions: any update of either gives it a new xmin (decision 0081).
       keyVersion: sql<string>`${apiKeys}.xmin::text`,
       businessVersion: sql<string>`${businesses}.xmin::text`,
     })
@@ -67,7 +67,7 @@ const keyLookup = preparedPerDb(buildKeyLookup);
 // so the answer takes the same time whatever the cause.
 const impossibleDigest = sha256Hex("kassa:no-key");
 
-/** A key found valid, with its row's and its business's versions (decision 0054c). */
+/** A key found valid, with its row's and its business's versions (decision 0081). */
 export type FoundApiKey = { caller: ApiCaller; digest: string; keyVersion: string; businessVersion: string };
 
 /**

@@ -9,7 +9,7 @@ import { loadStaff } from "@/lib/staff/load-staff";
 import { testDb, uniqueName } from "@/test/helpers";
 import { runPayoutCommand } from "./payouts-actions";
 
-// Four eyes per payee over a rolling 24 hours (decision 0061, amending 0044b): splitting an amount
+// Four eyes per payee over a rolling 24 hours (decision 0061, amending 0078): splitting an amount
 // into pieces at or under the threshold does not let one staff member move it alone.
 
 verifyLedgerAfterEach();

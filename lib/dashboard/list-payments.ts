@@ -70,7 +70,7 @@ async function fewSessions(db: Db, businessId: string): Promise<boolean> {
 
 /**
  * The search `q` (paymentSearchMatches) for a business with many sessions. The matches of the session's
- * columns and those of the payer's e-mail are two queries, each on its own trigram indexes (decision 0055a;
+ * columns and those of the payer's e-mail are two queries, each on its own trigram indexes (decision 0082;
  * an OR across the two tables can use none), each its first `limit` rows in the page's order with
  * every other condition: the page's rows are among those (UNION ALL), looked up by id.
  */

@@ -18,7 +18,7 @@ verifyLedgerAfterEach();
 const succeeded = "4242424242424242";
 
 /**
- * The search as it was written before decision 0055a, one OR across sessions and payments: the
+ * The search as it was written before decision 0082, one OR across sessions and payments: the
  * list's answers must be this query's, row for row, in the same order.
  */
 async function before(businessId: string, q: string, status?: "succeeded"): Promise<string[]> {

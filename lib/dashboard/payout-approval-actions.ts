@@ -11,7 +11,7 @@ type Done = { message: string };
 
 const approvalStaff = (staff: Staff): ApprovalStaff => ({ userId: staff.userId, email: staff.email, actor: staff.isAdmin ? "support" : "merchant" });
 
-/** The rule, in words, for the dashboard's messages (decisions 0044b, 0061). */
+/** The rule, in words, for the dashboard's messages (decisions 0078, 0061). */
 export function fourEyesRule(threshold: number): string {
   return `Allocations to one payee, or withdrawal approvals for one payee, that come to more than ${formatMoney(threshold)} within ${fourEyesWindowHours} hours (each new one included) need a second staff member's approval.`;
 }
@@ -20,7 +20,7 @@ const waitingMessage = (what: string, outcome: { windowTotal: number; threshold:
   `${what} brings this payee's total for the last ${fourEyesWindowHours} hours to ${formatMoney(outcome.windowTotal)}, above the ${formatMoney(outcome.threshold)} threshold: it waits for another staff member's approval (listed under Approvals).`;
 
 /**
- * A dashboard allocation under four eyes (decisions 0044b, 0061): run at once, or recorded as a
+ * A dashboard allocation under four eyes (decisions 0078, 0061): run at once, or recorded as a
  * request for a second staff member when the payee's total in the window passes the threshold.
  */
 export async function allocateAs(db: Db, staff: Staff, input: { email: string; amount: number }): Promise<Done> {

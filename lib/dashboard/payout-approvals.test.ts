@@ -19,7 +19,7 @@ async function staffOf(businessId: string, role: "owner" | "manager") {
 
 const approvalsOf = (businessId: string) => testDb().select().from(payoutApprovals).where(eq(payoutApprovals.businessId, businessId));
 
-describe("four eyes on money leaving (decision 0044b)", () => {
+describe("four eyes on money leaving (decision 0078)", () => {
   it("needs approval strictly above the threshold, never without one", () => {
     expect(needsApproval(null, 1_000_000)).toBe(false);
     expect(needsApproval(10_000, 10_000)).toBe(false);

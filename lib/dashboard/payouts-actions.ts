@@ -89,7 +89,7 @@ const reactivate = staffAction({
 
 const approval = z.object({ approval_id: id("apr", "approval request") });
 
-// Four eyes (decision 0044b): another staff member decides a request above the threshold.
+// Four eyes (decision 0078): another staff member decides a request above the threshold.
 const approveRequest = staffAction({
   permission: "payouts",
   schema: approval,

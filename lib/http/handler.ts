@@ -81,7 +81,7 @@ type Options<A extends Auth, M extends IdempotentMode | undefined> = {
    */
   idempotent?: M;
   /**
-   * The key may come from this instance's cache (decision 0054c): `handle` folds `keyCheck` into a
+   * The key may come from this instance's cache (decision 0081): `handle` folds `keyCheck` into a
    * statement it runs anyway and throws StaleKeyError when it fails.
    */
   cachedKey?: true;

@@ -6,7 +6,7 @@ import { createTestBusiness, testDb } from "@/test/helpers";
 import { verifyLedgerSinceCheckpoint } from "./verify-ledger-since";
 
 // A dump restored into a new cluster: its rows' and its checkpoint's transaction ids lie ahead of
-// the cluster's own. The periodic verification must not trust the checkpoint then (decision 0054a).
+// the cluster's own. The periodic verification must not trust the checkpoint then (decision 0079).
 
 async function futureXid() {
   const [row] = await queryRows<{ xid: string }>(

@@ -25,7 +25,7 @@ export type PeriodicLedgerReport = LedgerReport & {
 const dayMs = 86_400_000;
 
 /**
- * The periodic verification (decision 0054a): what changed since the checkpoint, on one snapshot.
+ * The periodic verification (decision 0079): what changed since the checkpoint, on one snapshot.
  * Every ledger row carries the id (xid8) of the transaction that inserted it; the checkpoint is the
  * snapshot the last clean run verified, and a row is new when its transaction is not visible in it.
  * So a transaction that commits late, with a lower id than rows already verified (it was running,

@@ -6,7 +6,7 @@ import { metrics } from "./registry";
 
 /**
  * Verifies the ledger once, since the checkpoint (the whole ledger once every
- * LEDGER_FULL_VERIFY_HOURS: decision 0054a), and records the result in the kassa_ledger_verify_* gauges.
+ * LEDGER_FULL_VERIFY_HOURS: decision 0079), and records the result in the kassa_ledger_verify_* gauges.
  */
 export async function recordLedgerVerification(db: Db): Promise<void> {
   const m = metrics();

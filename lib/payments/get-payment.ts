@@ -56,7 +56,7 @@ export function paymentView(session: Session, payment: Payment | null, business:
 
 /**
  * The session and its payment as a prepared query: its SQL is built once per database handle. The
- * checked one also reads a cached API key's check in the same snapshot (decision 0054c).
+ * checked one also reads a cached API key's check in the same snapshot (decision 0081).
  */
 const lookup = <Extra extends { keyValid?: SQL<boolean> }>(name: string, extra: Extra) =>
   preparedPerDb((db: Db) =>

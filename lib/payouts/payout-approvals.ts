@@ -11,7 +11,7 @@ import { createPayout, type CreatedPayout } from "./create-payout";
 import { allocatedInWindow, lockPayee, payeeEmailOf, withdrawnInWindow } from "./four-eyes-window";
 import { completeWithdrawal } from "./settle-withdrawal";
 
-/** Four eyes on money leaving (decision 0044b): who asks, who decides. */
+/** Four eyes on money leaving (decision 0078): who asks, who decides. */
 export type ApprovalStaff = { userId: string; email: string; actor: WithdrawalActor };
 
 /** Largest threshold staff can set: $10,000,000.00. */
@@ -19,7 +19,7 @@ export const maxApprovalThresholdCents = 1_000_000_000;
 
 /**
  * Sets (cents) or clears (null) the amount above which a payee's allocations, or its withdrawal
- * approvals, within 24 hours wait for a second staff member (decisions 0044b, 0061).
+ * approvals, within 24 hours wait for a second staff member (decisions 0078, 0061).
  */
 export async function setApprovalThreshold(db: Db, businessId: string, cents: number | null): Promise<void> {
   if (cents !== null && (!Number.isInteger(cents) || cents < 0 || cents > maxApprovalThresholdCents))
@@ -123,7 +123,7 @@ async function insertRequest(
 }
 
 /**
- * A dashboard allocation under four eyes (decisions 0044b, 0061), in one transaction holding the
+ * A dashboard allocation under four eyes (decisions 0078, 0061), in one transaction holding the
  * payee's lock: when the payee's allocations in the last 24 hours plus this one come to more than
  * the threshold, a request waits and nothing moves; otherwise the allocation runs, before the
  * lock is released, so two parallel allocations cannot both slip under.
@@ -148,7 +148,7 @@ export async function allocateUnderFourEyes(
 }
 
 /**
- * A dashboard withdrawal approval under four eyes (decisions 0044b, 0061), as allocations are: the
+ * A dashboard withdrawal approval under four eyes (decisions 0078, 0061), as allocations are: the
  * payee's withdrawals paid out in the last 24 hours plus this one, above the threshold, wait for a
  * second staff member (one request per pending withdrawal); otherwise it is paid out under the lock.
  */

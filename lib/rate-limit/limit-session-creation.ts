@@ -39,7 +39,7 @@ const upsert = (guard: SQL) =>
 
 // Prepared: on PostgreSQL one round trip instead of two (an unprepared statement is described first).
 const countStatement = rawStatement<{ points: number; ms_left: number }>("kassa_rate_limit_count", upsert(sql`true`));
-// The same, counted only while a cached API key is still valid (decision 0054c).
+// The same, counted only while a cached API key is still valid (decision 0081).
 const checkedCountStatement = rawStatement<{ points: number; ms_left: number }>(
   "kassa_rate_limit_count_key_checked",
   upsert(keyStillValidSql),

@@ -11,7 +11,7 @@ import { endSubscription, lockSubscription } from "./subscription-records";
  * a plan's signup payment and is now refunded in full (`refundedTotal`: its succeeded refunds),
  * the subscription ends (`system`, `initial_payment_refunded`, `subscription_canceled`) and a
  * `setup_subscription` job ends it at the provider too, after commit. A partial refund (a goodwill
- * gesture) keeps the plan: "signup payment refunded" means refunded in full (decision 0042b).
+ * gesture) keeps the plan: "signup payment refunded" means refunded in full (decision 0077).
  * Nothing for other payments.
  */
 export async function cancelRefundedSubscription(

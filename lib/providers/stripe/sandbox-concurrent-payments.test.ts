@@ -11,7 +11,7 @@ import { api, testDb } from "@/test/helpers";
 import { sandboxStripeKey } from "./sandbox-emulator";
 
 // Many payers at once on one sandbox business, through the hosted page's own endpoint: the
-// emulator's account is shared by all of them (decisions 0035 and 0054b), none may fail or be mixed
+// emulator's account is shared by all of them (decisions 0035 and 0080), none may fail or be mixed
 // up with another. Runs on PGlite and, with DATABASE_URL, on PostgreSQL (the shared saver).
 const providers = withSandboxProviders();
 

@@ -129,7 +129,7 @@ describe("the sandbox Stripe emulator's state is shared by instances on one data
     expect(replayed.id).toBe(created[0]?.id);
     expect(replayed.lastResponse.headers["idempotent-replayed"]).toBe("true");
 
-    // Every batch of writes (one or more queued together, decision 0054b) bumped the version once.
+    // Every batch of writes (one or more queued together, decision 0080) bumped the version once.
     const [row] = await queryRows<{ version: number }>(
       testHandle().db,
       sql`SELECT version FROM stripe_emulator_accounts WHERE account_id = ${a.accountId(key)}`,

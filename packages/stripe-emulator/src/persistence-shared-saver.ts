@@ -26,7 +26,7 @@ import {
  * A failed operation marks the copy stale: the next one reloads it from storage.
  *
  * Operations queued on an account while one is under way run together as one batch (a group
- * commit, decision 0054b): one version check or one locked transaction, each operation's `work` in
+ * commit, decision 0080): one version check or one locked transaction, each operation's `work` in
  * turn on the same copy, one diff and one write; each answers once the batch is committed. So the
  * lock is held, and the round trips paid, once per batch, not once per operation.
  */

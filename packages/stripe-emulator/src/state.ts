@@ -170,7 +170,7 @@ export interface PendingDelivery {
  * marked: see TrackedMap, made by `newAccount`), arrays (saved item by item) and Sets, nested
  * freely: no class instances, functions, or references to stored objects (they come back as
  * copies). Entries of `idempotency` and items of `deliveries` are replaced, never changed in
- * place (their documents are remembered by identity, decision 0054b). A field that must not
+ * place (their documents are remembered by identity, decision 0080). A field that must not
  * survive a restart belongs on `Emulator`, not here.
  */
 export interface Account {

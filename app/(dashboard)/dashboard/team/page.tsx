@@ -13,7 +13,7 @@ import { RequireTwoFactorForm, ResetTwoFactorControl } from "./two-factor-contro
 export const metadata = { title: "Team" };
 
 // GET /dashboard/team: members and their roles, open invitations, inviting (owners and support;
-// decision 0044), and the four-eyes threshold on money leaving (decision 0044b).
+// decision 0044), and the four-eyes threshold on money leaving (decision 0078).
 async function ownerOrAdmin() {
   try {
     return await requireStaffFor("team");

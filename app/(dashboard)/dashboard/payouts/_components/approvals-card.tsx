@@ -9,7 +9,7 @@ import { approvalThresholdOf, listPayoutApprovals } from "@/lib/payouts/payout-a
 import { payoutsAction } from "../actions";
 
 /**
- * Four eyes (decisions 0044b, 0061): operations above the business's threshold waiting for a second staff
+ * Four eyes (decisions 0078, 0061): operations above the business's threshold waiting for a second staff
  * member, and the latest decisions. Shown only once the business has a threshold or requests.
  */
 export async function ApprovalsCard({ businessId, userId }: { businessId: string; userId: string }) {
