@@ -32,6 +32,11 @@ export function countRejectedRequest(status: number, reason: string): void {
   entry.loggedAt = Date.now();
 }
 
+/** Forgets when each kind of refusal was last logged (tests: a file run earlier in the process may have logged one). */
+export function resetRefusalLog(): void {
+  unlogged.clear();
+}
+
 /** The statuses counted as refusals when the API answers them (docs/operations.md#alerting). */
 const refusalStatuses = new Set([408, 413, 429, 503]);
 

@@ -17,7 +17,7 @@ import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/
 import { startLoopbackReceiver } from "@/lib/webhooks/testing/loopback-receiver";
 import { createTestBusiness, testDb, withTestEnv } from "@/test/helpers";
 import { requestListener } from "@/server/request-listener";
-import { countDatabaseError } from "./failure-metrics";
+import { countDatabaseError, resetRefusalLog } from "./failure-metrics";
 import { metrics } from "./registry";
 
 // Each failure made for real (an endpoint answering 500, the emulator refusing a call, a body
@@ -99,6 +99,9 @@ describe("rejected requests", () => {
     const labels408 = { status: "408", reason: "request_timeout" };
     const before413 = await counter("requestsRejected", labels413);
     const before408 = await counter("requestsRejected", labels408);
+    // Another file in this process may have logged a refusal within the minute (vitest runs a
+    // worker's files in one process): the throttle starts afresh here.
+    resetRefusalLog();
     const lines = await warnLines(async () => {
       const big = await fetch(`http://127.0.0.1:${port}/api/session`, {
         method: "POST",
