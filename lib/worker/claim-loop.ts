@@ -70,13 +70,14 @@ export async function runClaimLoop(core: WorkerCore, pollIntervalMs: number): Pr
   while (core.running()) {
     markWorkerTick(); // readiness: background work is running (lib/health)
     const asks = laneAsks(lanes, signal.takeFresh());
-    if (asks.some((n) => n > 0) && (await core.paused?.().catch(() => false))) {
+    const wanted = asks.some((n) => n > 0);
+    if (wanted && (await core.paused?.().catch(() => false))) {
       // Due work stays due; the disk's crossing of its floor is logged where it is read.
       await signal.idle(pollIntervalMs * 4);
       signal.markFresh();
       continue;
     }
-    if (asks.some((n) => n > 0)) {
+    if (wanted) {
       const claimed = await claimOnce(core, asks);
       if (!claimed) {
         if (!core.running()) break;
