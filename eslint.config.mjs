@@ -96,6 +96,45 @@ export default tseslint.config(
     },
   },
   {
+    // The shared layer knows no domain (issue 44; docs/architecture.md, "Layers"): http, rate
+    // limits, idempotency, metrics, i18n and the kernel files at lib/'s root import only each other;
+    // a domain registers with them (its metrics, its jobs, its routes) instead. lib/jobs has its own
+    // fence above. The composition roots at lib/'s root (job-handlers, prepare-database, job-context)
+    // and lib/db.ts (it opens the database and prepares it: migrations, then the payments catalogue)
+    // are not shared: they assemble the domains.
+    files: [
+      "lib/{http,rate-limit,idempotency,metrics,i18n}/**/*.{ts,tsx}",
+      "lib/{clock,crypto,database-fault,db-errors,db-holder,env,errors,ids,log,money,sql-like,time,tracing}.ts",
+    ],
+    ignores: ["**/*.test.ts", "**/testing/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "@/lib/*/**",
+                "!@/lib/http/**",
+                "!@/lib/rate-limit/**",
+                "!@/lib/idempotency/**",
+                "!@/lib/metrics/**",
+                "!@/lib/i18n/**",
+                "!@/lib/jobs/**",
+              ],
+              message: "The shared layer imports no domain: let the domain register with it (docs/architecture.md, \"Layers\").",
+            },
+            {
+              group: ["@/lib/job-handlers", "@/lib/prepare-database", "@/lib/job-context", "@/app/**", "@/server/**", "@/inngest/**"],
+              message: "The shared layer imports no composition root.",
+            },
+            { group: ["../*"], message: "Import across lib/'s folders by their @/lib path, so the fences can read it." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The Stripe emulator is a package of its own: it may not reach into Kassa.
     files: ["packages/stripe-emulator/**"],
     rules: {

@@ -9,7 +9,7 @@ import { listPayments } from "@/lib/dashboard/list-payments";
 import { runHousekeeping } from "@/lib/housekeeping/run-housekeeping";
 import { postTransaction } from "@/lib/ledger/post-transaction";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
-import { recordLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
+import { recordLedgerVerification } from "@/lib/ledger/ledger-verification-schedule";
 import { listSubscriptionsNewestFirst } from "@/lib/subscriptions/list-subscriptions";
 import { listWebhookEvents } from "@/lib/webhooks/list-webhook-events";
 import type { ScaleBusiness } from "./scale-data";

@@ -49,6 +49,24 @@ describe("layer zones", () => {
     expect(await rulesBroken("lib/staff/current-staff.ts", importing("next/navigation"))).toEqual([]);
   }, timeout);
 
+  it.each([
+    ["lib/http/respond.ts", "@/lib/auth/api-keys"],
+    ["lib/metrics/registry.ts", "@/lib/ledger/verify-ledger-since"],
+    ["lib/idempotency/run-idempotent.ts", "@/lib/payments/pay-session"],
+    ["lib/rate-limit/count-in-window.ts", "@/lib/auth/api-key-cache"],
+    ["lib/i18n/format.ts", "@/lib/sessions/create-session"],
+    ["lib/money.ts", "@/lib/subscriptions/interval"],
+    ["lib/errors.ts", "@/lib/job-handlers"],
+  ])("the shared %s may not import %s", async (file, specifier) => {
+    expect(await rulesBroken(file, importing(specifier))).toContain("@typescript-eslint/no-restricted-imports");
+  }, timeout);
+
+  it("lets the shared layer import itself, and a domain import the shared layer", async () => {
+    expect(await rulesBroken("lib/metrics/scrape-access.ts", importing("@/lib/http/client-ip"))).toEqual([]);
+    expect(await rulesBroken("lib/idempotency/run-idempotent.ts", importing("@/lib/jobs/enqueue-job"))).toEqual([]);
+    expect(await rulesBroken("lib/ledger/ledger-verification-schedule.ts", importing("@/lib/metrics/registry"))).toEqual([]);
+  }, timeout);
+
   it("allows what the layers allow", async () => {
     expect(await rulesBroken("lib/api/session.ts", importing("@/lib/sessions/create-session"))).toEqual([]);
     expect(await rulesBroken("lib/sessions/create-session.ts", importing("@/lib/payments/active-methods"))).toEqual([]);

@@ -4,7 +4,7 @@ import { claimJobs } from "@/lib/jobs/claim-jobs";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { overrideJobHandler } from "@/lib/jobs/registry";
 import { executeClaimedJob } from "@/lib/jobs/run-job";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { log } from "./log";

@@ -12,7 +12,7 @@ import { setReady } from "@/lib/health/readiness";
 import { registerApiRouter } from "@/lib/api/register-router";
 import { registerAllJobHandlers } from "@/lib/job-handlers";
 import { log } from "@/lib/log";
-import { startLedgerVerification } from "@/lib/metrics/ledger-verify-metrics";
+import { startLedgerVerification } from "@/lib/ledger/ledger-verification-schedule";
 import { startSandboxProviders } from "@/lib/providers/start-sandbox-providers";
 import { reconcileAfterRestart } from "@/lib/payments/reconcile-after-restart";
 import { connectSandboxStripe } from "@/lib/providers/stripe/connect-sandbox-stripe";

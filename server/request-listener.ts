@@ -48,7 +48,7 @@ export function requestListener(
     else void handle(req, res);
   };
   // One span per request when traces are exported (docs/operations.md#traces); the API's router
-  // names it by its route and adds the business (lib/api/routes.ts, lib/http/handler.ts).
+  // names it by its route and adds the business (lib/api/routes.ts, lib/api/handler.ts).
   return (req, res) =>
     withRequestSpan(
       req.method ?? "GET",

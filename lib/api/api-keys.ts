@@ -4,7 +4,7 @@ import { listApiKeys } from "@/lib/auth/list-api-keys";
 import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import { rollApiKey } from "@/lib/auth/roll-api-key";
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 

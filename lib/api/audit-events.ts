@@ -1,5 +1,5 @@
 import { listAuditEvents, parseAuditEventsQuery } from "@/lib/audit/list-audit-events";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 
 // GET /audit-events

@@ -1,7 +1,7 @@
 import { BadRequestError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { negotiateLocale } from "@/lib/i18n/negotiate-locale";

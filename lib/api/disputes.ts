@@ -4,7 +4,7 @@ import { disputeView } from "@/lib/disputes/dispute-view";
 import { findDispute } from "@/lib/disputes/get-dispute";
 import { listDisputes, parseDisputeListQuery } from "@/lib/disputes/list-disputes";
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 

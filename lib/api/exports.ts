@@ -1,6 +1,6 @@
 import { parseExportQuery, type ExportKind } from "@/lib/exports/export-filters";
 import { exportFileName, streamExport } from "@/lib/exports/stream-export";
-import { apiHandler, type ApiHandler } from "@/lib/http/handler";
+import { apiHandler, type ApiHandler } from "@/lib/api/handler";
 
 /** The CSV download's headers: a file, never cached, never sniffed as HTML. */
 export function csvHeaders(kind: ExportKind): Record<string, string> {

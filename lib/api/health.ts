@@ -1,7 +1,7 @@
 import type { DatabaseHandle } from "@/db/client";
 import { getDatabase, installedDatabase } from "@/lib/db";
 import { readinessReport } from "@/lib/health/readiness-checks";
-import type { ApiHandler } from "@/lib/http/handler";
+import type { ApiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 
 /** GET /health/live: the process answers. Touches nothing else (a busy database must not get it restarted). */

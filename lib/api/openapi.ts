@@ -1,4 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 
 // GET /openapi.json (public: the document describes the API, it reveals nothing of a business).

@@ -1,6 +1,6 @@
 import { checkoutUrl, origin } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { clientIp } from "@/lib/http/client-ip";
 import { log } from "@/lib/log";
 import { visitPaymentLink, type Unavailable } from "@/lib/payment-links/visit-payment-link";

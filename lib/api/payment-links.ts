@@ -1,5 +1,5 @@
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { businessNow } from "@/lib/clock";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";

@@ -1,5 +1,5 @@
 import { IpMismatchError, PaymentNotFoundError } from "@/lib/errors";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { clientIp } from "@/lib/http/client-ip";
 import { payerRedirect } from "@/lib/payments/payer-redirect";
 

@@ -1,4 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { origin } from "@/lib/env";
 import { getBalances } from "@/lib/ledger/get-balances";

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { sessions } from "@/db/schema";
 import { checkoutUrl } from "@/lib/env";
 import { PayloadTooLargeError } from "@/lib/errors";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { log } from "@/lib/log";
 import { sessionIdPattern } from "@/lib/payments/payment-records";

@@ -4,7 +4,7 @@ import { openDatabase } from "@/db/client";
 import { createRouter, routes } from "@/lib/api/routes";
 import { installDatabase } from "@/lib/db";
 import { ValidationError } from "@/lib/errors";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { api, createTestBusiness, sessionBody, testHandle } from "@/test/helpers";
 
 type Biz = Awaited<ReturnType<typeof createTestBusiness>>;

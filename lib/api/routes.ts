@@ -1,4 +1,4 @@
-import type { ApiHandler, Params } from "@/lib/http/handler";
+import type { ApiHandler, Params } from "@/lib/api/handler";
 import { json, unreadJsonText } from "@/lib/http/respond";
 import { isSafeText } from "@/lib/http/validation";
 import { countRefusedAnswer } from "@/lib/metrics/failure-metrics";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { UnauthorizedError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { parseOrThrow } from "@/lib/http/validation";
 import { advanceSandboxClock } from "@/lib/businesses/advance-sandbox-clock";
 import { advanceSandboxClockSchema, type SandboxClockAdvancedSchema } from "@/lib/businesses/sandbox-clock-schemas";

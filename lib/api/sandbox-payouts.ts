@@ -1,5 +1,5 @@
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { UnauthorizedError } from "@/lib/errors";
 import { creditSandboxPayoutBalance, sandboxCreditSchema } from "@/lib/ledger/credit-sandbox-payout-balance";
 import { parseOrThrow } from "@/lib/http/validation";

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import {
   findSimulatedPayment,
   simulatePayerAction,

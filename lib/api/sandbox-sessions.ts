@@ -1,7 +1,7 @@
 import { UnauthorizedError } from "@/lib/errors";
 import { readJsonObject } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { sandboxPay } from "@/lib/payments/sandbox-pay";
 
 // POST /sandbox/sessions/{session_id}/pay: pays a sandbox session as the hosted page would

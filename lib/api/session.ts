@@ -1,8 +1,8 @@
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { readJsonObject } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
 import { checkoutUrl } from "@/lib/env";
-import { limitSessionCreation } from "@/lib/rate-limit/limit-session-creation";
+import { limitSessionCreation } from "@/lib/sessions/limit-session-creation";
 import { startForcedRedirect } from "@/lib/payments/start-forced-redirect";
 import { createSession, prepareSession, type PreparedSession } from "@/lib/sessions/create-session";
 import type { SessionCreated } from "@/lib/sessions/session-created-schema";

@@ -1,5 +1,5 @@
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { listenWebhookEvents, parseListenQuery } from "@/lib/webhooks/listen-webhook-events";

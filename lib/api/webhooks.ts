@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { readJsonObject } from "@/lib/http/body";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { isoMicros } from "@/lib/time";

@@ -4,7 +4,7 @@ import { startStripeEmulator } from "@kassa/stripe-emulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRouter } from "@/lib/api/routes";
 import { ProviderUnavailableError, RateLimitedError } from "@/lib/errors";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { defaultJobContext } from "@/lib/job-context";
 import { claimJobs } from "@/lib/jobs/claim-jobs";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";

@@ -12,7 +12,7 @@ import { createSessionRow, createWebhookBusiness } from "@/lib/webhooks/testing/
 import { startLoopbackReceiver } from "@/lib/webhooks/testing/loopback-receiver";
 import { createTestBusiness, testDb } from "@/test/helpers";
 import { answerClientError, requestListener } from "@/server/request-listener";
-import { recordLedgerVerification } from "./ledger-verify-metrics";
+import { recordLedgerVerification } from "@/lib/ledger/ledger-verification-schedule";
 import { instrumentProvider } from "./provider-metrics";
 import { scrapeAccess } from "./scrape-access";
 

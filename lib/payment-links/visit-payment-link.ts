@@ -7,7 +7,7 @@ import { randomToken } from "@/lib/ids";
 import { env } from "@/lib/env";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { sessionExpired } from "@/lib/payments/get-payment";
-import { countInWindow } from "@/lib/rate-limit/limit-session-creation";
+import { countInWindow } from "@/lib/rate-limit/count-in-window";
 import { createSession, prepareSession } from "@/lib/sessions/create-session";
 import { toDbTime } from "@/lib/time";
 import { sessionBodyOf } from "./link-input";

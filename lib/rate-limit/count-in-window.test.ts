@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { openDatabase, queryRows, sql, type Db } from "@/db/client";
 import { rateLimits } from "@/db/schema";
 import { testDb, testHandle } from "@/test/helpers";
-import { countInWindow } from "./limit-session-creation";
+import { countInWindow } from "./count-in-window";
 
 async function hits(db: Db, keys: string[]): Promise<number[]> {
   const results = await Promise.all(keys.map((key) => countInWindow(db, key, 60)));

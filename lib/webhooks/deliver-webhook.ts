@@ -8,7 +8,7 @@ import { jobDoneSql } from "@/lib/jobs/run-job";
 import { nextAttemptDelay, type WebhookDeliveryOptions } from "./delivery-options";
 import { sendWebhook, type SendWebhookResult } from "./send-webhook";
 import { reserveAttempt, type ReservedEvent } from "./reserve-attempt";
-import { observeWebhookDelivery, webhookOutcome } from "@/lib/metrics/webhook-metrics";
+import { observeWebhookDelivery, webhookOutcome } from "@/lib/webhooks/webhook-metrics";
 import { inSpan } from "@/lib/tracing";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { notifyOwners, webhookFailingNotice, webhookFailingNoticeInterval } from "@/lib/mail/notify-owners";

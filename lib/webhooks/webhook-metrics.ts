@@ -1,6 +1,6 @@
 import type { SendWebhookResult } from "@/lib/webhooks/send-webhook";
 import { log } from "@/lib/log";
-import { metrics } from "./registry";
+import { metrics } from "@/lib/metrics/registry";
 
 /** succeeded (2xx), http_error (any other answer), network_error (no answer), refused (never sent). */
 export function webhookOutcome(result: SendWebhookResult): string {

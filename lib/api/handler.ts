@@ -21,8 +21,8 @@ import {
   type IdempotentMode,
   type IdempotentOperation,
 } from "./idempotent-operation";
-import { clientIp } from "./client-ip";
-import { errorResponse, internalErrorBody, json } from "./respond";
+import { clientIp } from "@/lib/http/client-ip";
+import { errorResponse, internalErrorBody, json } from "@/lib/http/respond";
 
 /** The secret key behind a request as the audit log's actor. */
 function keyActor(caller: ApiCaller, request: Request): AuditActor {

@@ -11,7 +11,7 @@ import {
 } from "@/lib/idempotency/run-idempotent";
 import { runIdempotentSteps } from "@/lib/idempotency/run-idempotent-steps";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
-import { errorResponse, json } from "./respond";
+import { errorResponse, json } from "@/lib/http/respond";
 
 /**
  * How an idempotent route's change runs (decision 0022):

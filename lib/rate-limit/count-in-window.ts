@@ -1,10 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import { sql, type Db } from "@/db/client";
-import { keyCheckValues, keyStillValidSql, StaleKeyError, type KeyCheck } from "@/lib/auth/api-key-cache";
 import { rawStatement } from "@/db/statement-per-db";
-import type { ApiCaller } from "@/lib/auth/api-keys";
-import { env } from "@/lib/env";
-import { RateLimitedError } from "@/lib/errors";
 
 export type WindowCount = { count: number; msLeft: number };
 
@@ -27,7 +23,7 @@ export async function countInWindow(db: Db, key: string, windowSeconds: number):
 }
 
 /** The upsert, made only where `guard` holds (nothing is counted, and no row answered, otherwise). */
-const upsert = (guard: SQL) =>
+export const windowUpsert = (guard: SQL) =>
   sql`with async_commit as (select set_config('synchronous_commit', 'off', true))
       insert into rate_limits as r (key, points, expire)
       select ${sql.placeholder("key")}, 1, now() + ${sql.placeholder("windowSeconds")}::float8 * interval '1 second' from async_commit
@@ -38,37 +34,4 @@ const upsert = (guard: SQL) =>
       returning r.points, greatest(0, extract(epoch from r.expire - now()) * 1000)::float8 as ms_left`;
 
 // Prepared: on PostgreSQL one round trip instead of two (an unprepared statement is described first).
-const countStatement = rawStatement<{ points: number; ms_left: number }>("kassa_rate_limit_count", upsert(sql`true`));
-// The same, counted only while a cached API key is still valid (decision 0081).
-const checkedCountStatement = rawStatement<{ points: number; ms_left: number }>(
-  "kassa_rate_limit_count_key_checked",
-  upsert(keyStillValidSql),
-);
-
-/**
- * POST /session limits: per client IP (and business) for public keys, per key for secret keys.
- * Call it with the database handle, never inside a transaction (the counter would stay locked).
- * Throws RateLimitedError with the seconds until the window resets. With `keyCheck` (a cached
- * key), the hit counts only if the key is still valid, else StaleKeyError (nothing counted).
- */
-export async function limitSessionCreation(
-  db: Db,
-  caller: ApiCaller,
-  clientIp: string | null,
-  keyCheck: KeyCheck | null = null,
-): Promise<void> {
-  const e = env();
-  const byIp = caller.keyKind === "public";
-  const points = byIp ? e.RATE_LIMIT_SESSION_PUBLIC : e.RATE_LIMIT_SESSION_SECRET;
-  // The keys rate-limiter-flexible used ("session:" prefix), so counters carry over an upgrade.
-  const key = byIp ? `session:ip:${caller.business.id}:${clientIp ?? "unknown"}` : `session:key:${caller.keyId}`;
-  const windowSeconds = e.RATE_LIMIT_WINDOW_SECONDS;
-  let hit: WindowCount;
-  if (keyCheck) {
-    const [row] = await checkedCountStatement(db, { key, windowSeconds, ...keyCheckValues(keyCheck) });
-    if (!row) throw new StaleKeyError();
-    hit = { count: Number(row.points), msLeft: Number(row.ms_left) };
-  } else hit = await countInWindow(db, key, windowSeconds);
-  const { count, msLeft } = hit;
-  if (count > points) throw new RateLimitedError(byIp ? "ip" : "api_key", Math.max(1, Math.ceil(msLeft / 1000)));
-}
+const countStatement = rawStatement<{ points: number; ms_left: number }>("kassa_rate_limit_count", windowUpsert(sql`true`));

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { env } from "@/lib/env";
 import { verifyLedgerSinceCheckpoint } from "@/lib/ledger/verify-ledger-since";
 import { log } from "@/lib/log";
-import { metrics } from "./registry";
+import { metrics } from "@/lib/metrics/registry";
 
 /**
  * Verifies the ledger once, since the checkpoint (the whole ledger once every
