@@ -223,12 +223,15 @@ async function paySession(port: number, business: Business): Promise<string> {
   return sessionId;
 }
 
+const loadCount = 120;
+const loadConcurrency = 12;
+
 /**
- * A load on the container held to `memoryLimit`: `count` sessions created, their hosted checkout
- * page rendered and paid, `concurrency` at a time. Then the container must still run, never
- * OOM-killed; its peak (the memory cgroup's max usage) is printed.
+ * The load: `count` sessions created, their hosted checkout page rendered and paid, `concurrency`
+ * at a time, every step checked. Answers the sessions per second it kept up.
  */
-async function loadWithinMemory(name: string, port: number, business: Business, count = 120, concurrency = 12): Promise<void> {
+async function runLoad(port: number, business: Business, tag: string, count = loadCount, concurrency = loadConcurrency): Promise<number> {
+  const began = performance.now();
   let next = 0;
   const failures: string[] = [];
   const worker = async () => {
@@ -238,7 +241,7 @@ async function loadWithinMemory(name: string, port: number, business: Business, 
         amount: 1000 + n,
         currency: "USD",
         customer: "cus_container_load",
-        order_id: `load-${id}-${n}`,
+        order_id: `load-${id}-${tag}-${n}`,
         items: [{ name: "Load", quantity: 1, price: 1000 + n }],
       });
       if (created.status !== 201) {
@@ -255,6 +258,15 @@ async function loadWithinMemory(name: string, port: number, business: Business, 
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   check(failures.length === 0, `under load: ${failures.slice(0, 5).join(", ")}`);
+  return count / ((performance.now() - began) / 1000);
+}
+
+/**
+ * The load on the container held to `memoryLimit`. Then the container must still run, never
+ * OOM-killed; its peak (the memory cgroup's max usage) and throughput are printed.
+ */
+async function loadWithinMemory(name: string, port: number, business: Business): Promise<number> {
+  const perSecond = await runLoad(port, business, "limited");
   const state = podman(["inspect", "-f", "{{.State.Running}} {{.State.OOMKilled}} {{.RestartCount}}", name]);
   check(state === "true false 0", `under ${memoryLimit}: running, OOM-killed, restarts = ${state}; its log:\n${podman(["logs", name])}`);
   const full = podman(["inspect", "-f", "{{.Id}}", name]);
@@ -263,9 +275,11 @@ async function loadWithinMemory(name: string, port: number, business: Business, 
     .find((dir) => fs.existsSync(dir));
   const peak = cgroup ? Number(fs.readFileSync(path.join(cgroup, "memory.max_usage_in_bytes"), "utf8")) : NaN;
   console.log(
-    `${count} sessions created, rendered and paid, ${concurrency} at a time, within --memory ${memoryLimit}: ` +
+    `${loadCount} sessions created, rendered and paid, ${loadConcurrency} at a time, within --memory ${memoryLimit}: ` +
+      `${perSecond.toFixed(1)} sessions/s, ` +
       (Number.isFinite(peak) ? `peak ${Math.round(peak / 2 ** 20)} MiB (the memory cgroup's max usage, page cache included)` : "peak not readable here"),
   );
+  return perSecond;
 }
 
 /** What a careful image promises: not root, nothing writable but /data and /tmp, the health check passes. */
@@ -351,7 +365,7 @@ async function main(): Promise<void> {
     checkConfinement(first);
     const business = await timed("business created with the in-image CLI", () => createBusiness(first));
     const sessionId = await timed("sandbox session paid", () => paySession(port, business));
-    await timed(`load within --memory ${memoryLimit}`, () => loadWithinMemory(first, port, business));
+    const limited = await timed(`load within --memory ${memoryLimit}`, () => loadWithinMemory(first, port, business));
     const stopped = await timed("SIGTERM to exit", () => stopCleanly(first));
     console.log(`stopped cleanly in ${stopped.toFixed(1)} s`);
     await timed("second container on the same volume: start to ready", async () => {
@@ -362,6 +376,13 @@ async function main(): Promise<void> {
     check(
       found.status === 200 && found.json.status === "succeeded",
       `payment after restart: ${found.status} ${JSON.stringify(found.json)}`,
+    );
+    // The same load without a memory limit, for the ratio the issue asks (within 10%). Printed, not
+    // asserted: on a shared 2-core machine the two runs see different loads (docs/deploy.md, §12).
+    const unlimited = await timed("the same load, no memory limit", () => runLoad(port, business, "unlimited"));
+    console.log(
+      `throughput: ${limited.toFixed(1)} sessions/s within --memory ${memoryLimit}, ${unlimited.toFixed(1)} without a limit ` +
+        `(ratio ${(limited / unlimited).toFixed(2)})`,
     );
     stopCleanly(second);
   } finally {
