@@ -9,7 +9,7 @@ import { referenceFigures } from "./testing/revenue-reference";
 // the ledger, plans with every ending, failed and recovered renewals, a business clock ahead of
 // real time) written to a real database; every figure of every bucket must equal a plain
 // computation over the raw rows. ANALYTICS_PROPERTY_RUNS=200 for a longer search.
-const numRuns = Number(process.env.ANALYTICS_PROPERTY_RUNS ?? 12);
+const numRuns = Number(process.env.ANALYTICS_PROPERTY_RUNS ?? 8);
 const day = 86_400_000;
 
 function queryOf(h: History, t0: number) {

@@ -67,6 +67,47 @@ async function readRows(db: Db, businessId: string) {
   return { pays, refs, txs, accounts, entries, subs, cycles, sess };
 }
 
+type Rows = Awaited<ReturnType<typeof readRows>>;
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** The money figures of [s, e): direct filters over payments, refunds and ledger rows. */
+function moneyIn(r: Rows, s: number, e: number) {
+  const inB = (ms: number | null) => ms !== null && ms >= s && ms < e;
+  const external = new Set(r.accounts.filter((a) => a.kind === "external").map((a) => a.id));
+  const payById = new Map(r.pays.map((p) => [p.id, p]));
+  const gross = r.pays.filter((p) => p.status === "succeeded" && inB(t(p.completedAt ?? p.createdAt)));
+  const refunded = r.refs.filter(
+    (x) =>
+      x.status !== "failed" &&
+      x.reason !== "duplicate" &&
+      payById.get(x.paymentId)?.status === "succeeded" &&
+      inB(t(x.createdAt)),
+  );
+  const disputeIds = new Set(
+    r.txs
+      .filter(
+        (x) => (x.kind === "dispute_withdrawal" || x.kind === "dispute_reinstatement") && inB(t(x.createdAt)),
+      )
+      .map((x) => x.id),
+  );
+  const disputed = sum(
+    r.entries
+      .filter((x) => disputeIds.has(x.transactionId) && external.has(x.accountId))
+      .map((x) => x.amount),
+  );
+  const grossVolume = sum(gross.map((p) => p.amount));
+  const fees = sum(gross.map((p) => p.fees ?? 0));
+  const refundedSum = sum(refunded.map((x) => x.amount));
+  return {
+    gross_volume: grossVolume,
+    refunded: refundedSum,
+    disputed,
+    fees,
+    net_volume: grossVolume - refundedSum - disputed - fees,
+    payments: gross.length,
+  };
+}
+
 /** Every figure, per bucket, from the raw rows. */
 export async function referenceFigures(
   db: Db,
@@ -76,11 +117,6 @@ export async function referenceFigures(
   until: number,
 ) {
   const r = await readRows(db, businessId);
-  const external = new Set(r.accounts.filter((a) => a.kind === "external").map((a) => a.id));
-  const disputeTx = r.txs.filter(
-    (x) => x.kind === "dispute_withdrawal" || x.kind === "dispute_reinstatement",
-  );
-  const payById = new Map(r.pays.map((p) => [p.id, p]));
   const payBySession = new Map(r.pays.map((p) => [p.sessionId, p]));
   const sessionAt = new Map(r.sess.map((s) => [s.id, t(s.createdAt)!]));
   const subs = r.subs.filter((s) => s.canceledBy !== "system");
@@ -90,28 +126,13 @@ export async function referenceFigures(
     t(s.periodAnchor)! < at && (s.canceledAt === null || t(s.canceledAt)! >= at);
   const failures = r.cycles
     .filter((c) => c.failureNotified && subs.some((s) => s.id === c.subscriptionId))
-    .map((c) => {
-      const pay = payBySession.get(c.sessionId!);
-      return {
-        sub: c.subscriptionId,
-        failedAt: sessionAt.get(c.sessionId!)!,
-        paidAt: c.status === "paid" ? t(pay?.completedAt ?? null) : null,
-      };
-    });
+    .map((c) => ({
+      sub: c.subscriptionId,
+      failedAt: sessionAt.get(c.sessionId!)!,
+      paidAt: c.status === "paid" ? t(payBySession.get(c.sessionId!)?.completedAt ?? null) : null,
+    }));
   return referenceBuckets(interval, from, until).map(([s, e]) => {
     const inB = (ms: number | null) => ms !== null && ms >= s && ms < e;
-    const gross = r.pays.filter((p) => p.status === "succeeded" && inB(t(p.completedAt ?? p.createdAt)));
-    const refunded = r.refs.filter(
-      (x) =>
-        x.status !== "failed" &&
-        x.reason !== "duplicate" &&
-        payById.get(x.paymentId)?.status === "succeeded" &&
-        inB(t(x.createdAt)),
-    );
-    const disputeIds = new Set(disputeTx.filter((x) => inB(t(x.createdAt))).map((x) => x.id));
-    const disputed = r.entries
-      .filter((x) => disputeIds.has(x.transactionId) && external.has(x.accountId))
-      .reduce((a, x) => a + x.amount, 0);
     const started = subs.filter((x) => inB(t(x.periodAnchor)));
     const back = (x: (typeof subs)[number]) =>
       x.customer !== null &&
@@ -127,19 +148,10 @@ export async function referenceFigures(
     const pastDue = active.filter((x) =>
       failures.some((f) => f.sub === x.id && f.failedAt < e && (f.paidAt === null || f.paidAt >= e)),
     );
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    const grossVolume = sum(gross.map((p) => p.amount));
-    const fees = sum(gross.map((p) => p.fees ?? 0));
-    const refundedSum = sum(refunded.map((x) => x.amount));
     return {
       start: new Date(s).toISOString(),
       end: new Date(e).toISOString(),
-      gross_volume: grossVolume,
-      refunded: refundedSum,
-      disputed,
-      fees,
-      net_volume: grossVolume - refundedSum - disputed - fees,
-      payments: gross.length,
+      ...moneyIn(r, s, e),
       mrr: sum(active.map(monthly)),
       mrr_new: sum(started.filter((x) => !back(x)).map(monthly)),
       mrr_churned: sum(ended.map(monthly)),
