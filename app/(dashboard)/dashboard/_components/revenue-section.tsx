@@ -39,7 +39,7 @@ function ChartCard({
 }) {
   const { data, interval } = view.analytics;
   return (
-    <Card data-testid={`revenue-${id}`}>
+    <Card data-testid={`revenue-chart-${id}`}>
       <CardHeader>
         <CardTitle>{title}</CardTitle>
         <CardDescription>{description}</CardDescription>
