@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import {
   disputes,
@@ -21,11 +21,11 @@ import type { RevenueInterval } from "./revenue-buckets";
 export type Range = { businessId: string; interval: RevenueInterval; from: string; until: string };
 
 /** The bucket key (`YYYY-MM-DD` of the calendar start) of a timestamp column or expression. */
-const bucketKey = (interval: RevenueInterval, at: SQL | typeof payments.createdAt) =>
+const bucketKey = (interval: RevenueInterval, at: SQL | AnyPgColumn) =>
   sql<string>`to_char(date_trunc(${sql.raw(`'${interval}'`)}, (${at}) at time zone 'UTC'), 'YYYY-MM-DD')`;
 
-const within = (at: SQL | typeof payments.createdAt, range: Range) =>
-  and(gte(at, range.from), lt(at, range.until));
+const within = (at: SQL | AnyPgColumn, range: Range) =>
+  and(gte(sql`${at}`, range.from), lt(sql`${at}`, range.until));
 
 const int = (expr: SQL) => sql<string>`coalesce(${expr}, 0)::bigint`;
 
@@ -97,11 +97,11 @@ export async function disputeFigures(db: Db, range: Range) {
 }
 
 /** A plan's price per month in cents (lib/analytics/revenue-buckets.ts monthlyAmount, in SQL). */
-export const monthlySql = (s: typeof subscriptions) =>
+export const monthlySql = (s: { unitAmount: AnyPgColumn; interval: AnyPgColumn; intervalCount: AnyPgColumn }) =>
   sql`round(${s.unitAmount}::numeric * (case ${s.interval} when 'day' then 365 when 'week' then 52 when 'month' then 12 else 1 end) / (12 * ${s.intervalCount}))`;
 
 /** Plans that count: all but those Kassa voided at signup (signup refunded, setup failed). */
-const counted = (s: typeof subscriptions, businessId: string) =>
+const counted = (s: { businessId: AnyPgColumn; canceledBy: AnyPgColumn }, businessId: string) =>
   and(eq(s.businessId, businessId), or(isNull(s.canceledBy), ne(s.canceledBy, "system")));
 
 /** Plans counted at `from`: the series' starting MRR and count. */

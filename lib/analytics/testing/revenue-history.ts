@@ -94,7 +94,7 @@ export const historyArb = fc.record({
     until: fc.boolean(),
   }),
 });
-export type History = fc.infer<typeof historyArb>;
+export type History = typeof historyArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** The history's first instant: 100 days before real now, at midnight UTC. */
 export const historyStart = () => Math.floor(Date.now() / day) * day - 100 * day;
