@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
-import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import {
   disputes,
@@ -97,7 +97,11 @@ export async function disputeFigures(db: Db, range: Range) {
 }
 
 /** A plan's price per month in cents (lib/analytics/revenue-buckets.ts monthlyAmount, in SQL). */
-export const monthlySql = (s: { unitAmount: AnyPgColumn; interval: AnyPgColumn; intervalCount: AnyPgColumn }) =>
+export const monthlySql = (s: {
+  unitAmount: AnyPgColumn;
+  interval: AnyPgColumn;
+  intervalCount: AnyPgColumn;
+}) =>
   sql`round(${s.unitAmount}::numeric * (case ${s.interval} when 'day' then 365 when 'week' then 52 when 'month' then 12 else 1 end) / (12 * ${s.intervalCount}))`;
 
 /** Plans that count: all but those Kassa voided at signup (signup refunded, setup failed). */
@@ -119,17 +123,33 @@ export async function subscriptionsAt(db: Db, range: Range) {
   return { count: Number(row?.count ?? 0), mrr: Number(row?.mrr ?? 0) };
 }
 
-/** Plans that started in the range; a start is a reactivation when the customer's earlier plan had ended. */
+/**
+ * Plans that started in the range. A start is a reactivation when the customer had another plan
+ * that ended (after it started) at or before this start: each customer's first such end is found
+ * in one pass (a plan's own end comes after its start, so the first end before a start is
+ * another plan's).
+ */
 export async function subscriptionStarts(db: Db, range: Range) {
-  const earlier = alias(subscriptions, "earlier");
-  const reactivation = sql`(${subscriptions.customer} is not null and exists (select 1 from "subscriptions" as ${earlier} where ${and(
-    counted(earlier, range.businessId),
-    eq(earlier.customer, subscriptions.customer),
-    ne(earlier.id, subscriptions.id),
-    sql`${earlier.canceledAt} <= ${subscriptions.periodAnchor}`,
-  )}))`;
+  const ends = db.$with("first_ends").as(
+    db
+      .select({
+        customer: subscriptions.customer,
+        firstEnd: sql<string>`min(${subscriptions.canceledAt})`.as("first_end"),
+      })
+      .from(subscriptions)
+      .where(
+        and(
+          counted(subscriptions, range.businessId),
+          sql`${subscriptions.customer} is not null`,
+          sql`${subscriptions.canceledAt} > ${subscriptions.periodAnchor}`,
+        ),
+      )
+      .groupBy(subscriptions.customer),
+  );
+  const reactivation = sql`(${ends.firstEnd} is not null and ${ends.firstEnd} <= ${subscriptions.periodAnchor})`;
   const mrr = monthlySql(subscriptions);
   return db
+    .with(ends)
     .select({
       key: bucketKey(range.interval, subscriptions.periodAnchor),
       count: int(sql`count(*)`),
@@ -137,6 +157,7 @@ export async function subscriptionStarts(db: Db, range: Range) {
       mrrReactivated: int(sql`sum(${mrr}) filter (where ${reactivation})`),
     })
     .from(subscriptions)
+    .leftJoin(ends, eq(ends.customer, subscriptions.customer))
     .where(and(counted(subscriptions, range.businessId), within(subscriptions.periodAnchor, range)))
     .groupBy(sql`1`);
 }

@@ -141,6 +141,7 @@ export async function referenceFigures(
           o.id !== x.id &&
           o.customer === x.customer &&
           o.canceledAt !== null &&
+          t(o.canceledAt)! > t(o.periodAnchor)! &&
           t(o.canceledAt)! <= t(x.periodAnchor)!,
       );
     const ended = subs.filter((x) => inB(t(x.canceledAt)));
