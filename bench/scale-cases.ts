@@ -146,6 +146,12 @@ export const scaleCases: ScaleCase[] = [
     run: async (t, i) => void (await getOverview(t.db, pick(t, i).id, { days: 30 })),
   },
   {
+    // docs/analytics.md: the overview's revenue analytics and GET /analytics/revenue's default.
+    name: "Revenue analytics: a year by month",
+    runs: 40,
+    run: (t, i) => api("GET", `/analytics/revenue?interval=month&from=${day(365)}&until=${day(0)}`, pick(t, i).secretKey),
+  },
+  {
     name: "Webhook log",
     runs: 200,
     run: async (t, i) => void (await listWebhookEvents(t.db, pick(t, i).id, { limit: 25 })),

@@ -72,6 +72,7 @@ import { getApiKeys, postApiKey, postApiKeyRevoke, postApiKeyRoll } from "./api-
 import { getOpenApiDocument } from "./openapi";
 import { getLiveness, getReadiness } from "./health";
 import { getAuditEvents } from "./audit-events";
+import { getRevenueAnalyticsHandler } from "./analytics";
 import {
   getLedgerEntriesExport,
   getPaymentsExport,
@@ -162,6 +163,7 @@ export const routes: Route[] = [
   { method: "GET", pattern: "/webhooks/token", handler: getWebhookToken },
   { method: "POST", pattern: "/webhooks/token/rotate", handler: postWebhookTokenRotate },
   { method: "GET", pattern: "/audit-events", handler: getAuditEvents },
+  { method: "GET", pattern: "/analytics/revenue", handler: getRevenueAnalyticsHandler },
   { method: "GET", pattern: "/exports/payments.csv", handler: getPaymentsExport },
   { method: "GET", pattern: "/exports/refunds.csv", handler: getRefundsExport },
   { method: "GET", pattern: "/exports/subscriptions.csv", handler: getSubscriptionsExport },

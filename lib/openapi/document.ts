@@ -19,6 +19,7 @@ import { registerDisputes } from "./paths/disputes";
 import { registerApiKeys } from "./paths/api-keys";
 import { registerHealth } from "./paths/health";
 import { registerAuditAndExports } from "./paths/audit-and-exports";
+import { registerAnalytics } from "./paths/analytics";
 import { registerMeta } from "./paths/meta";
 import { registerPayouts } from "./paths/payouts";
 import { registerProviderCallbacks } from "./paths/provider-callbacks";
@@ -51,6 +52,7 @@ const areas: RegisterArea[] = [
   registerMeta,
   registerHealth,
   registerAuditAndExports,
+  registerAnalytics,
 ];
 
 export function buildOpenApiDocument(): OpenAPIObject {

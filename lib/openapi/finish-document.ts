@@ -31,6 +31,7 @@ export const documentTags: { name: string; description: string }[] = [
   { name: "Webhook operations", description: "The webhook endpoint, the delivery log, resends, test events and the signing token." },
   { name: "API keys", description: "The business's secret and public keys: list, create, roll, revoke." },
   { name: "Audit log", description: "Every change made by the business's staff and secret keys." },
+  { name: "Analytics", description: "Revenue and subscription figures over time (docs/analytics.md)." },
   { name: "Exports", description: "CSV files of payments, refunds, subscriptions, payout users and ledger entries." },
   { name: "Sandbox helpers", description: "Sandbox businesses only: pay sessions, move the clock, credit the payout balance." },
   { name: "Meta", description: "This document." },

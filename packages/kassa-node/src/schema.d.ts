@@ -1240,6 +1240,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/analytics/revenue": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Revenue and subscription figures per day, week or month
+     * @description Gross and net volume, refunds, disputes, fees, MRR and its movements, active and churned plans, failed and recovered renewals, per UTC calendar bucket of [from, until); the first and last buckets are clipped to the range. Computed from the ledger, the payments and the subscription records on the business's clock (a sandbox's may run ahead). At most 400 buckets: more is a 400 naming `interval`. See docs/analytics.md for every figure's definition and its edge cases.
+     */
+    get: operations["getRevenueAnalytics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   succeeded: {
@@ -2898,6 +2918,67 @@ export interface components {
       user_agent: string | null;
       /** @example 2026-11-26T14:02:50.123456Z */
       created_at: string;
+    };
+    /** @description Revenue and subscription figures per bucket (docs/analytics.md). `totals` covers the whole range: flows (volumes, counts, MRR movements) summed over the buckets; `mrr`, `mrr_past_due`, `active_subscriptions` and `past_due_subscriptions` at the range's end. */
+    RevenueAnalytics: {
+      /** @enum {string} */
+      currency: "USD";
+      /** @enum {string} */
+      interval: "day" | "week" | "month";
+      /** @description The buckets, oldest first. */
+      data: components["schemas"]["RevenueBucket"][];
+      totals: components["schemas"]["RevenueBucket"];
+    };
+    /** @description One bucket of the series; the first and last are clipped to the range. */
+    RevenueBucket: {
+      /**
+       * @description Start of the bucket, inclusive (ISO 8601 UTC).
+       * @example 2026-11-01T00:00:00.000Z
+       */
+      start: string;
+      /**
+       * @description End of the bucket, exclusive (ISO 8601 UTC).
+       * @example 2026-12-01T00:00:00.000Z
+       */
+      end: string;
+      /** @description What customers paid: the amounts of payments that succeeded, dated when they completed. In cents. */
+      gross_volume: number;
+      /** @description Refunds (pending or done, not failed) of payments counted in gross volume, dated when they were made. In cents. */
+      refunded: number;
+      /** @description Funds disputes withdrew (amount and dispute fee), less what won disputes reinstated, dated when posted to the ledger. In cents. */
+      disputed: number;
+      /** @description Kassa's fees on the payments counted in gross volume. In cents. */
+      fees: number;
+      /** @description gross_volume − refunded − disputed − fees. In cents. */
+      net_volume: number;
+      /** @description Number of payments counted in gross volume. */
+      payments: number;
+      /** @description Monthly recurring revenue at the end of the bucket: every plan counted (first payment made, not canceled), past_due ones included, its price normalised to a month. In cents. */
+      mrr: number;
+      /** @description MRR added by plans that started in the bucket (not reactivations). In cents. */
+      mrr_new: number;
+      /** @description MRR lost by plans canceled in the bucket (a positive number). In cents. */
+      mrr_churned: number;
+      /** @description MRR added by plans that started in the bucket for a customer whose earlier plan had ended. In cents. */
+      mrr_reactivated: number;
+      /** @description Part of `mrr` from plans past due (a renewal failed, not yet paid) at the end of the bucket. In cents. */
+      mrr_past_due: number;
+      /** @description Plans counted at the end of the bucket (past_due included). */
+      active_subscriptions: number;
+      /** @description Part of `active_subscriptions` past due at the end of the bucket. */
+      past_due_subscriptions: number;
+      /** @description Plans that started in the bucket (reactivations included). */
+      new_subscriptions: number;
+      /** @description Plans canceled in the bucket: churned_voluntary + churned_involuntary. */
+      churned_subscriptions: number;
+      /** @description Plans ended by the merchant, the customer, support or from the provider's dashboard. */
+      churned_voluntary: number;
+      /** @description Plans the provider ended because renewal payments kept failing. */
+      churned_involuntary: number;
+      /** @description Renewals whose charge failed (once per renewal, however many retries), dated when the renewal opened. */
+      renewals_failed: number;
+      /** @description Renewals that had failed and were later paid, dated when paid. */
+      renewals_recovered: number;
     };
   };
   responses: never;
@@ -8071,6 +8152,71 @@ export interface operations {
         };
         content: {
           "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters: each field name mapped to its messages. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FieldErrors"];
+        };
+      };
+      /** @description Missing or invalid credential, or the wrong key type. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Unauthorized"];
+        };
+      };
+      /** @description Unexpected failure. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InternalError"];
+        };
+      };
+      /** @description Kassa's database is unavailable for a moment (`service_unavailable`), or its disk is full (`insufficient_storage`); a pay whose outcome is not known yet answers `payment_outcome_unknown`. Nothing was changed that a retry could repeat: retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorMessage"];
+        };
+      };
+    };
+  };
+  getRevenueAnalytics: {
+    parameters: {
+      query?: {
+        /** @description Start of the range, inclusive (a date means its midnight UTC; 1970-01-01 to 9999-12-31). Default: 30 days, 12 weeks or 12 months before `until`, at a calendar start. */
+        from?: string;
+        /** @description End of the range, exclusive (a date means its midnight UTC). Default: the business's now. */
+        until?: string;
+        /** @description Bucket size: UTC calendar days, ISO weeks (from Monday) or months. Default `month`. At most 400 buckets per request. */
+        interval?: "day" | "week" | "month";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The series and its totals. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RevenueAnalytics"];
         };
       };
       /** @description Invalid parameters: each field name mapped to its messages. */
