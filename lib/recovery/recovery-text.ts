@@ -1,5 +1,6 @@
 import { formatAmount, interpolate, intlLocale, messagesFor, type Locale } from "@/lib/i18n";
 import type { MailParts } from "@/lib/mail/render-mail";
+import { methodText } from "@/lib/receipts/receipt-text";
 
 /** What every recovery e-mail names: the business, the plan's order and the renewal's amount. */
 export type RecoveryFacts = {
@@ -88,7 +89,7 @@ export function cardExpiringMail(
   const month = new Intl.DateTimeFormat(intlLocale[facts.locale], { month: "long", year: "numeric", timeZone: "UTC" }).format(
     new Date(Date.UTC(card.expYear, card.expMonth - 1, 15)),
   );
-  const cardText = interpolate(messagesFor(facts.locale).receipt.cardEnding, { brand: card.brand, last4: card.last4 });
+  const cardText = methodText({ type: "card", brand: card.brand, last4: card.last4 }, facts.locale) ?? card.last4;
   const values = {
     merchant: facts.merchant,
     amount: money(facts),

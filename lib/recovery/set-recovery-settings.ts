@@ -4,6 +4,8 @@ import type { Db } from "@/db/client";
 import { businesses, type Business } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { NotFoundError, ValidationError } from "@/lib/errors";
+import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
+import { scheduleRecoveryNoticesOf } from "./recovery-notice-job";
 
 /** A business's recovery e-mails (docs/recovery.md): each opt-in, off by default. */
 export type RecoverySettings = {
@@ -58,7 +60,7 @@ export async function setRecoverySettings(db: Db, businessId: string, input: Rec
     throw new ValidationError(fields);
   }
   const next = parsed.data;
-  return db.transaction(async (tx) => {
+  return transactionWithJobs(db, async (tx) => {
     const [before] = await tx.select().from(businesses).where(eq(businesses.id, businessId)).for("update");
     if (!before) throw new NotFoundError("business_not_found", "No such business");
     const [business] = await tx
@@ -75,6 +77,9 @@ export async function setRecoverySettings(db: Db, businessId: string, input: Rec
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const key of Object.keys(columns) as (keyof RecoverySettings)[])
       if (previous[key] !== next[key]) changes[columns[key]] = { from: previous[key], to: next[key] };
+    // Turned on: the subscriptions not ended get their next renewal's notices.
+    const noticesBefore = previous.aheadMail || previous.expiryMail;
+    if (!noticesBefore && (next.aheadMail || next.expiryMail)) await scheduleRecoveryNoticesOf(tx, business!);
     if (Object.keys(changes).length > 0)
       await recordAudit(tx, { businessId, action: "business.settings_update", target: { type: "business", id: businessId }, changes });
     return business!;

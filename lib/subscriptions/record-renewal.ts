@@ -16,6 +16,7 @@ import { creditBusiness } from "@/lib/payments/payment-records";
 import { issueReceipt } from "@/lib/receipts/issue-receipt";
 import { renewalFailedMail } from "@/lib/recovery/recovery-text";
 import { sendRecoveryMail } from "@/lib/recovery/send-recovery-mail";
+import { scheduleRecoveryNotice } from "@/lib/recovery/recovery-notice-job";
 import type { ProviderInvoiceState } from "@/lib/providers/stripe/stripe-billing";
 import { parseDbTime, toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -123,6 +124,8 @@ async function applyPaidRenewal(tx: Db, state: CycleState, invoice: ProviderInvo
       ...(extended ? { currentPeriodEnd: periodEnd } : {}),
       ...(current.status === "past_due" ? { status: "active" as const } : {}),
     });
+  // Recovery (opt-in): the notices before the next renewal.
+  if (extended) await scheduleRecoveryNotice(tx, business, current);
   await emitWebhookEvent(tx, {
     business,
     session,
