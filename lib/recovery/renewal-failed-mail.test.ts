@@ -14,8 +14,9 @@ import {
   withLoopbackApi,
   withSubscriptionProviders,
 } from "@/lib/subscriptions/testing/subscription-fixtures";
-import { testDb } from "@/test/helpers";
+import { api, testDb } from "@/test/helpers";
 import { startSmtpReceiver, type SmtpReceiver } from "@/test/smtp-receiver";
+import { getRecoveryReport } from "./recovery-report";
 import { renewalFailedMail } from "./recovery-text";
 import { sendRecoveryMail } from "./send-recovery-mail";
 import { setRecoverySettings } from "./set-recovery-settings";
@@ -90,6 +91,11 @@ describe("the renewal-failed e-mail", () => {
       .where(and(eq(mailMessages.businessId, business.id), eq(mailMessages.kind, "recovery")));
     expect(written).toHaveLength(1);
 
+    // The recovery view: at risk until it is paid.
+    const atRisk = await getRecoveryReport(testDb(), business.id);
+    expect(atRisk.atRisk).toMatchObject([{ id, cycle: 2, amount: expect.any(Number) as number }]);
+    expect(atRisk.atRiskTotal).toBe(atRisk.atRisk[0]!.amount);
+
     // The payer pays the open invoice on its hosted page with a good card.
     const page = await fetch(payUrl!, {
       method: "POST",
@@ -108,6 +114,11 @@ describe("the renewal-failed e-mail", () => {
     );
     const paid = await fetch(payUrl!);
     expect(await paid.text()).toContain("Status: paid");
+    const after = await getRecoveryReport(testDb(), business.id);
+    expect(after.atRisk).toEqual([]);
+    const month = after.months.find((m) => m.failed > 0)!;
+    expect(month).toMatchObject({ failed: 1, recovered: 1, lost: 0, open: 0, rate: 1 });
+    expect(month.recoveredAmount).toBe(atRisk.atRiskTotal);
   }, 180_000);
 
   it("is not sent when the business has not switched it on", async () => {
@@ -117,6 +128,13 @@ describe("the renewal-failed e-mail", () => {
     await advanceClock(biz, Math.ceil((end - Date.now()) / 1000) + 7200);
     expect((await readSubscription(biz, id)).body.status).toBe("past_due");
     expect(await recoveryRows(id)).toEqual([]);
+    // At risk in the recovery view; lost once the merchant ends the plan unpaid.
+    expect((await getRecoveryReport(testDb(), biz.business.id)).atRisk.map((r) => r.id)).toEqual([id]);
+    const ended = await api("POST", `/subscriptions/${id}/cancel`, { key: biz.secretKey, body: { at_period_end: false } });
+    expect(ended.status).toBe(200);
+    const report = await getRecoveryReport(testDb(), biz.business.id);
+    expect(report.atRisk).toEqual([]);
+    expect(report.months.find((m) => m.failed > 0)).toMatchObject({ failed: 1, recovered: 0, lost: 1, open: 0, rate: 0 });
   }, 120_000);
 
   it("two writers at once for one cycle and kind: one e-mail; none once the plan ended", async () => {
