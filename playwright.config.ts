@@ -47,7 +47,7 @@ export default defineConfig({
     {
       name: "mobile",
       use: { ...devices["Pixel 7"], browserName: "chromium" },
-      testMatch: /\/(checkout|live-checkout-stripe-js|pay|subscribe|manage|branding|sdk|sign-in|dashboard|dashboard-phone|dashboard-analytics|api-reference)\.spec\.ts$/,
+      testMatch: /\/(checkout|live-checkout-stripe-js|pay|subscribe|manage|branding|sdk|sign-in|dashboard|dashboard-phone|dashboard-analytics|api-reference|recovery)\.spec\.ts$/,
     },
     // dashboard-phone.spec.ts sets its own 375 px phone: the mobile project runs it once.
     { name: "desktop", use: { ...devices["Desktop Chrome"] }, testIgnore: /\/dashboard-phone\.spec\.ts$/ },

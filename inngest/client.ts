@@ -14,6 +14,7 @@ export const subscriptionSetupDue = eventType("kassa/subscription.setup-due", { 
 export const refundDue = eventType("kassa/refund.due", { schema: jobData });
 export const mailDue = eventType("kassa/mail.due", { schema: jobData });
 export const passwordResetRequested = eventType("kassa/password-reset.requested", { schema: jobData });
+export const recoveryNoticeDue = eventType("kassa/recovery.notice-due", { schema: jobData });
 
 /** The event announcing each job kind. */
 export const jobEventTypes = {
@@ -24,6 +25,7 @@ export const jobEventTypes = {
   refund_payment: refundDue,
   send_mail: mailDue,
   start_password_reset: passwordResetRequested,
+  recovery_notice: recoveryNoticeDue,
 } satisfies Record<JobKind, unknown>;
 
 /** Inngest's logs go through Kassa's structured logger (lib/log.ts). */

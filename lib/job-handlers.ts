@@ -3,6 +3,7 @@ import { metrics } from "@/lib/metrics/registry";
 import { sendMailJob } from "@/lib/mail/send-mail";
 import { processProviderEventJob } from "@/lib/payments/provider-events";
 import { refundPaymentJob } from "@/lib/payments/refund-payment";
+import { recoveryNoticeJob } from "@/lib/recovery/recovery-notice-job";
 import { expireSessionJob } from "@/lib/sessions/expire-session";
 import { startPasswordResetJob } from "@/lib/staff/password-reset";
 import { setupSubscriptionJob } from "@/lib/subscriptions/set-up-subscription";
@@ -17,6 +18,7 @@ export const jobHandlers: JobHandlerTable = {
   setup_subscription: setupSubscriptionJob,
   send_mail: sendMailJob,
   start_password_reset: startPasswordResetJob,
+  recovery_notice: recoveryNoticeJob,
 };
 
 /** Called by every composition root that runs jobs, before it runs any. */

@@ -61,10 +61,20 @@ export const businesses = pgTable("businesses", {
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   /** Receipts (decision 0051): e-mail the payer a receipt after each payment, renewal and refund. */
   sendReceipts: boolean("send_receipts").notNull().default(false),
+  /**
+   * Recovery of failed renewals (docs/recovery.md), each opt-in: e-mail the payer when a renewal
+   * fails, N days before a renewal of a plan of a month or longer, and before the first renewal
+   * after the card's expiry month.
+   */
+  recoveryFailedMail: boolean("recovery_failed_mail").notNull().default(false),
+  recoveryAheadMail: boolean("recovery_ahead_mail").notNull().default(false),
+  recoveryAheadDays: integer("recovery_ahead_days").notNull().default(7),
+  recoveryExpiryMail: boolean("recovery_expiry_mail").notNull().default(false),
   createdAt: createdAt(),
 }, (t) => [
   index("businesses_clock_advance_idx").on(t.clockAdvanceUntil).where(sql`${t.clockAdvanceUntil} is not null`),
   check("businesses_fraud_screening_fee_nonnegative", sql`${t.fraudScreeningFeeCents} >= 0`),
+  check("businesses_recovery_ahead_days_range", sql`${t.recoveryAheadDays} between 1 and 30`),
   check("businesses_brand_color_hex", sql`${t.brandColor} ~ '^#[0-9a-f]{6}$'`),
 ]);
 

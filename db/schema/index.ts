@@ -24,3 +24,4 @@ export * from "./disputes";
 export * from "./audit";
 export * from "./receipts";
 export * from "./payment-links";
+export * from "./recovery";

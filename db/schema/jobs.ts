@@ -18,6 +18,8 @@ export const jobKinds = [
    * the request answers before, having done the same work for every e-mail.
    */
   "start_password_reset",
+  /** The notices before a subscription's renewal: renewal ahead, card expiring (lib/recovery). */
+  "recovery_notice",
 ] as const;
 export type JobKind = (typeof jobKinds)[number];
 

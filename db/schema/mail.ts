@@ -3,7 +3,7 @@ import { check, index, pgTable, text } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { createdAt, tsCol } from "./columns";
 
-export const mailKinds = ["staff_invitation", "password_reset", "new_sign_in", "owner_notice", "two_factor_off", "receipt", "email_change", "email_change_notice"] as const;
+export const mailKinds = ["staff_invitation", "password_reset", "new_sign_in", "owner_notice", "two_factor_off", "receipt", "email_change", "email_change_notice", "recovery"] as const;
 export type MailKind = (typeof mailKinds)[number];
 
 /**

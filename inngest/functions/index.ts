@@ -5,6 +5,7 @@ import { refundPayment } from "./payments/refund-payment";
 import { processProviderEvent } from "./provider-events/process-provider-event";
 import { sendMail } from "./mail/send-mail";
 import { startPasswordReset } from "./staff/start-password-reset";
+import { sendRecoveryNotice } from "./recovery/send-recovery-notice";
 import { expireSession } from "./sessions/expire-session";
 import { setUpSubscription } from "./subscriptions/set-up-subscription";
 import { deliverWebhook } from "./webhooks/deliver-webhook";
@@ -18,6 +19,7 @@ export const functions = [
   refundPayment,
   sendMail,
   startPasswordReset,
+  sendRecoveryNotice,
   redispatchDueJobs,
   pruneExpiredRows,
   reconcilePayments,

@@ -1,5 +1,5 @@
 import { getRevenueAnalytics, parseRevenueQuery } from "@/lib/analytics/get-revenue-analytics";
-import { apiHandler } from "@/lib/http/handler";
+import { apiHandler } from "@/lib/api/handler";
 import { json } from "@/lib/http/respond";
 
 // GET /analytics/revenue

@@ -59,6 +59,7 @@ const serverActions: Record<string, Line> = {
   "app/(dashboard)/dashboard/payouts/actions.ts#payoutsAction": { calls: ["payoutOperation"], actions: [], shownBy: byStaff },
   "app/(dashboard)/dashboard/settings/actions.ts#saveGeneralSettingsAction": { calls: ["saveGeneralSettingsAs"], actions: ["business.settings_update"], shownBy: byStaff },
   "app/(dashboard)/dashboard/settings/actions.ts#saveFraudSettingsAction": { calls: ["saveFraudSettingsAs"], actions: ["business.fraud_thresholds_update"], shownBy: byStaff },
+  "app/(dashboard)/dashboard/settings/actions.ts#saveRecoverySettingsAction": { calls: ["saveRecoverySettingsAs"], actions: ["business.settings_update"], shownBy: "lib/recovery/recovery-settings.test.ts" },
   "app/(dashboard)/dashboard/settings/actions.ts#saveBrandingAction": { calls: ["saveBrandingAs"], actions: ["business.branding_update"], shownBy: byStaff },
   "app/(dashboard)/dashboard/settings/actions.ts#saveReceiptSettingsAction": { calls: ["saveReceiptSettingsAs"], actions: ["business.receipts_switch"], shownBy: "lib/receipts/receipts.test.ts" },
   "app/(dashboard)/dashboard/settings/stripe-actions.ts#connectStripeAction": { calls: ["connectStripeAs"], actions: ["business.stripe_connect"], shownBy: "lib/dashboard/stripe-connection-actions.test.ts" },

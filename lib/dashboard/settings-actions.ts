@@ -15,6 +15,7 @@ import {
   type FraudSettings,
 } from "@/lib/fraud/fraud-settings";
 import { setSendReceipts } from "@/lib/receipts/set-send-receipts";
+import { recoverySettingsOf, type RecoverySettings } from "@/lib/recovery/set-recovery-settings";
 import { withMoney } from "./parse-money";
 import { businessIdField, staffAction } from "./staff-action";
 
@@ -32,6 +33,8 @@ export type SettingsView = {
   branding: Branding;
   /** Receipts e-mailed to payers (decision 0051); off by default. */
   sendReceipts: boolean;
+  /** Recovery e-mails to subscribers (docs/recovery.md); each off by default. */
+  recovery: RecoverySettings;
 };
 
 export async function getSettingsView(db: Db, businessId: string): Promise<SettingsView> {
@@ -48,6 +51,7 @@ export async function getSettingsView(db: Db, businessId: string): Promise<Setti
     brandColor: business.brandColor,
     branding: await getBranding(db, businessId),
     sendReceipts: business.sendReceipts,
+    recovery: recoverySettingsOf(business),
   };
 }
 

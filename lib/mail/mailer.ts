@@ -6,8 +6,8 @@ export function mailFrom(): string {
   return env().MAIL_FROM ?? `Kassa <no-reply@${new URL(origin()).hostname}>`;
 }
 
-/** Mail to a business's payers (receipts): sent under the business's name, not Kassa's. */
-export const payerMailKinds: readonly string[] = ["receipt"];
+/** Mail to a business's payers (receipts, recovery e-mails): sent under the business's name, not Kassa's. */
+export const payerMailKinds: readonly string[] = ["receipt", "recovery"];
 
 /** MAIL_FROM's address alone (`Name <addr>` or a bare address). */
 export function mailFromAddress(): string {

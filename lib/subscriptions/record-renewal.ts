@@ -14,6 +14,9 @@ import { newId } from "@/lib/ids";
 import { transactionWithJobs } from "@/lib/jobs/enqueue-job";
 import { creditBusiness } from "@/lib/payments/payment-records";
 import { issueReceipt } from "@/lib/receipts/issue-receipt";
+import { renewalFailedMail } from "@/lib/recovery/recovery-text";
+import { sendRecoveryMail } from "@/lib/recovery/send-recovery-mail";
+import { scheduleRecoveryNotice } from "@/lib/recovery/recovery-notice-job";
 import type { ProviderInvoiceState } from "@/lib/providers/stripe/stripe-billing";
 import { parseDbTime, toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -74,7 +77,8 @@ export async function recordRenewal(
 
     const cycleState: CycleState = { business, subscription, current, session, payment, row, cycle };
     if (paid && row.status !== "paid") return applyPaidRenewal(tx, cycleState, invoice);
-    if (failed && row.status === "open" && !row.failureNotified) return applyFailedRenewal(tx, cycleState, failureReason);
+    if (failed && row.status === "open" && !row.failureNotified)
+      return applyFailedRenewal(tx, cycleState, { code: failureReason, invoice });
     return { cycle, outcome: "unchanged" };
   });
 }
@@ -120,6 +124,8 @@ async function applyPaidRenewal(tx: Db, state: CycleState, invoice: ProviderInvo
       ...(extended ? { currentPeriodEnd: periodEnd } : {}),
       ...(current.status === "past_due" ? { status: "active" as const } : {}),
     });
+  // Recovery (opt-in): the notices before the next renewal.
+  if (extended) await scheduleRecoveryNotice(tx, business, current);
   await emitWebhookEvent(tx, {
     business,
     session,
@@ -139,8 +145,13 @@ async function applyPaidRenewal(tx: Db, state: CycleState, invoice: ProviderInvo
 }
 
 /** The renewal charge failed: `past_due` and `subscription_payment_failed`, once per cycle. */
-async function applyFailedRenewal(tx: Db, state: CycleState, failureReason: string): Promise<RenewalResult> {
+async function applyFailedRenewal(
+  tx: Db,
+  state: CycleState,
+  failure: { code: string; invoice: ProviderInvoiceState },
+): Promise<RenewalResult> {
   const { subscription, business, session, payment, row, cycle } = state;
+  const failureReason = failure.code;
   let { current } = state;
   const [failedPayment] = await tx
     .update(payments)
@@ -164,6 +175,15 @@ async function applyFailedRenewal(tx: Db, state: CycleState, failureReason: stri
     // The end of the last paid period: access is not extended by an unpaid renewal.
     subscription: webhookSubscriptionInfo(current, cycle),
     dedupeKey: `subscription_payment_failed:${subscription.id}:${cycle}`,
+  });
+  // Recovery (opt-in): the payer hears what failed and gets the provider's page to pay it.
+  await sendRecoveryMail(tx, {
+    business,
+    subscription: current,
+    cycle,
+    kind: "renewal_failed",
+    amount: failure.invoice.amountDue,
+    parts: (facts) => renewalFailedMail(facts, { code: failureReason, payUrl: failure.invoice.hostedInvoiceUrl }),
   });
   return { cycle, outcome: "failed" };
 }

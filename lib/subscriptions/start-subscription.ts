@@ -11,6 +11,7 @@ import {
 import { businessNow } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { issueReceipt } from "@/lib/receipts/issue-receipt";
+import { scheduleRecoveryNotice } from "@/lib/recovery/recovery-notice-job";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { toDbTime } from "@/lib/time";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-webhook-event";
@@ -85,6 +86,8 @@ export async function startSubscription(
     dedupeKey: `setup_subscription:${id}`,
     maxAttempts: 12,
   });
+  // Recovery (opt-in): the notices before the first renewal (renewal ahead, card expiring).
+  await scheduleRecoveryNotice(tx, business, created!);
   return created!;
 }
 

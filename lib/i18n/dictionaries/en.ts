@@ -215,6 +215,29 @@ export const en = {
       body: "Check the link in your e-mail, or contact the merchant.",
     },
   },
+  recovery: {
+    failedSubject: "Your payment to {merchant} did not go through",
+    failedIntro: "We could not charge {amount} for your subscription to {merchant} ({order}).",
+    failedWhy: "Why: {reason}",
+    failedNext: "The charge will be tried again over the next days. To keep your subscription without waiting, pay the open invoice now with any card.",
+    failedAction: "Pay the open invoice",
+    reasons: {
+      insufficient_funds: "the card did not have enough funds.",
+      expired_card: "the card has expired.",
+      authentication_required: "your bank asks you to confirm this payment yourself.",
+      incorrect_cvc: "the card's security code was refused.",
+      lost_or_stolen: "the card was reported lost or stolen.",
+      declined: "your bank declined the charge.",
+    },
+    aheadSubject: "Your subscription to {merchant} renews on {date}",
+    aheadIntro: "Your subscription to {merchant} ({order}) renews on {date}: {amount} will be charged to the same payment method.",
+    aheadNext: "Nothing to do if you want to keep it. To stop it, cancel before that date from your subscription page.",
+    expirySubject: "The card paying {merchant} expires soon",
+    expiryIntro: "The card ({card}) that pays your subscription to {merchant} ({order}) expires at the end of {month}.",
+    expiryNext: "The next renewal, {amount} on {date}, may fail. Banks often update a renewed card on their own; if yours does not, contact {merchant}.",
+    manage: "Manage your subscription",
+    footnote: "You receive this e-mail because you subscribe to {merchant} through Kassa.",
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

@@ -44,6 +44,8 @@ export type ProviderInvoiceState = {
   attempted: boolean;
   /** The PaymentIntent that paid it (what a refund of the renewal refunds); null until paid. */
   paymentIntentId: string | null;
+  /** Stripe's page where the payer pays the open invoice (hosted_invoice_url); null until finalized. */
+  hostedInvoiceUrl: string | null;
 };
 
 export type CreateProviderSubscription = {
@@ -247,6 +249,7 @@ export class StripeBilling {
       failureReason,
       attempted: invoice.attempted,
       paymentIntentId: intents.find((pi) => pi.status === "succeeded")?.id ?? null,
+      hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
     };
   }
 }

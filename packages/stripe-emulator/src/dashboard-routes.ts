@@ -16,6 +16,7 @@ import { runClocklessDisputes } from "./disputes/settle-dispute";
 import { invalidRequest } from "./errors";
 import type { Params } from "./form";
 import { invoicePage, invoicePdf } from "./invoice-pages";
+import { payInvoiceFromPage } from "./invoice-payment";
 import { requireObject } from "./lookup";
 import { everyAccount } from "./stored-accounts";
 import type { Account, AfterRetries, Emulator } from "./state";
@@ -229,6 +230,18 @@ export const dashboardRoutes: DashboardRoute[] = [
       return {
         html: invoicePage(account, requireObject(dashboardCtx(emu, account), "invoice", match[2] ?? "")),
       };
+    },
+  },
+  // POST /_emulator/invoices/:account/:invoice { card_number } (the hosted page's pay form)
+  {
+    method: "POST",
+    pattern: /^\/_emulator\/invoices\/([^/]+)\/([^/]+)$/,
+    account: "path",
+    handle: ({ emu, match, params }) => {
+      const account = accountById(emu, match[1] ?? "");
+      const ctx = dashboardCtx(emu, account);
+      const outcome = payInvoiceFromPage(ctx, match[2] ?? "", params.string("card_number") ?? "");
+      return { html: invoicePage(account, requireObject(ctx, "invoice", match[2] ?? ""), outcome) };
     },
   },
   {

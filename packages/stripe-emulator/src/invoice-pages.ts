@@ -22,9 +22,22 @@ function summary(account: Account, invoice: Stripe.Invoice): string[] {
   ];
 }
 
-export function invoicePage(account: Account, invoice: Stripe.Invoice): string {
+const pageStyle =
+  "body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;line-height:1.5}label,input,button{display:block;font-size:1rem}input{margin:.25rem 0 1rem;padding:.5rem;width:100%;box-sizing:border-box}button{padding:.6rem 1rem}";
+
+/**
+ * The hosted invoice page: the invoice's summary and, while it is open, a card form that pays it
+ * (POST to the same address, answered with this page and the outcome's line).
+ */
+export function invoicePage(account: Account, invoice: Stripe.Invoice, outcome?: { paid: boolean; message: string }): string {
   const [title, ...rest] = summary(account, invoice);
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title ?? "")}</title></head><body><h1>${escape(title ?? "")}</h1>${rest.map((line) => `<p>${escape(line)}</p>`).join("")}<p><a href="${escape(invoice.invoice_pdf ?? "")}">Download PDF</a></p></body></html>`;
+  const action = `/_emulator/invoices/${encodeURIComponent(account.id)}/${encodeURIComponent(invoice.id ?? "")}`;
+  const form =
+    invoice.status === "open"
+      ? `<form method="post" action="${escape(action)}"><label for="card_number">Card number (Stripe's test cards)</label><input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" value="4242424242424242" required><button type="submit">Pay ${escape(money(invoice.amount_remaining, invoice.currency))}</button></form>`
+      : "";
+  const line = outcome ? `<p role="status" data-paid="${outcome.paid}">${escape(outcome.message)}</p>` : "";
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title ?? "")}</title><style>${pageStyle}</style></head><body><main><h1>${escape(title ?? "")}</h1>${line}${rest.map((text) => `<p>${escape(text)}</p>`).join("")}${form}<p><a href="${escape(invoice.invoice_pdf ?? "")}">Download PDF</a></p></main></body></html>`;
 }
 
 /** A one-page PDF 1.4 with the invoice's summary in Helvetica; offsets are computed so readers accept it. */

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { saveBrandingAs, saveFraudSettingsAs, saveGeneralSettingsAs, saveReceiptSettingsAs } from "@/lib/dashboard/settings-actions";
+import { saveRecoverySettingsAs } from "@/lib/dashboard/recovery-settings-actions";
 import { serveStaffAction } from "@/lib/dashboard/serve-staff-action";
 import type { ActionResult } from "@/lib/dashboard/staff-action";
 
@@ -30,4 +31,9 @@ export async function saveBrandingAction(_previous: SettingsActionResult, form: 
 // Receipts e-mailed to payers: on or off (owner or admin).
 export async function saveReceiptSettingsAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
   return done(await serveStaffAction(saveReceiptSettingsAs, form));
+}
+
+// Recovery e-mails to subscribers: failed renewal, renewal ahead, card expiring (owner or admin).
+export async function saveRecoverySettingsAction(_previous: SettingsActionResult, form: FormData): Promise<SettingsActionResult> {
+  return done(await serveStaffAction(saveRecoverySettingsAs, form));
 }

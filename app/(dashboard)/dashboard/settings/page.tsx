@@ -10,6 +10,7 @@ import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff"
 import { staffLocale } from "../_components/staff-locale";
 import { saveBrandingAction, saveFraudSettingsAction, saveGeneralSettingsAction, saveReceiptSettingsAction } from "./actions";
 import { CheckboxField, LogoField, RadioField, SelectField, SettingsForm, TextField } from "./settings-form";
+import { RecoverySettingsCard } from "./recovery-settings";
 import { StripeConnection } from "./stripe-connection";
 
 export const metadata = { title: "Settings" };
@@ -109,6 +110,8 @@ export default async function SettingsPage() {
           </SettingsForm>
         </CardContent>
       </Card>
+
+      <RecoverySettingsCard businessId={business} settings={view.recovery} />
 
       {stripe ? (
         <Card id="stripe">

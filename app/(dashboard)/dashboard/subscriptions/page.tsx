@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input, Label } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
@@ -43,7 +44,12 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
     <div className="grid gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Subscriptions</h1>
-        <ExportLinks links={[{ href: exportHref("subscriptions", { status: filters.status, customer: filters.customer }), label: "Subscriptions CSV" }]} />
+        <div className="flex flex-wrap items-center gap-3">
+          <Link href="/dashboard/subscriptions/recovery" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+            Recovery of failed renewals
+          </Link>
+          <ExportLinks links={[{ href: exportHref("subscriptions", { status: filters.status, customer: filters.customer }), label: "Subscriptions CSV" }]} />
+        </div>
       </div>
 
       <FilterCard

@@ -195,6 +195,31 @@ describe("invoice actions", () => {
     const xref = Number(/startxref\n(\d+)/.exec(bytes)?.[1]);
     expect(bytes.slice(xref, xref + 4)).toBe("xref");
   });
+
+  it("the hosted page's card form pays the open invoice: a declined card leaves it open, a good one sends invoice.paid", async () => {
+    const { key, stripe, open } = await failingRenewal();
+    const pay = (card: string) =>
+      fetch(open.hosted_invoice_url ?? "", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `card_number=${card}`,
+      });
+    const page = await (await fetch(open.hosted_invoice_url ?? "")).text();
+    expect(page).toContain('name="card_number"');
+    const declined = await pay("4000000000000002");
+    expect(declined.status).toBe(200);
+    expect(await declined.text()).toContain('data-paid="false"');
+    expect((await stripe.invoices.retrieve(open.id)).status).toBe("open");
+    const paid = await pay("4242424242424242");
+    expect(await paid.text()).toContain('data-paid="true"');
+    const invoice = await stripe.invoices.retrieve(open.id);
+    expect(invoice).toMatchObject({ status: "paid", amount_remaining: 0 });
+    expect(typesOf(key)).toContain("invoice.paid");
+    // Paid: no form any more, and paying again changes nothing.
+    const again = await (await pay("4242424242424242")).text();
+    expect(again).toContain("already paid");
+    expect(again).not.toContain('name="card_number"');
+  });
 });
 
 describe("payment_behavior: default_incomplete", () => {
