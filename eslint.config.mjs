@@ -23,14 +23,27 @@ export default tseslint.config(
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
-    // Small enough to read whole (issue 21): no source file over 350 lines, no function over 80
-    // (blank lines and comments aside). Tests, generated files and app/ pages are not held to it.
-    files: ["lib/**/*.{ts,tsx}", "packages/*/src/**/*.ts", "server/**/*.ts"],
+    // Small enough to read whole (issues 21 and 44): no source file over 350 lines, no function
+    // over 80 (blank lines and comments aside), pages and their React components included. Tests
+    // and generated files are not held to it.
+    files: ["lib/**/*.{ts,tsx}", "packages/*/src/**/*.ts", "server/**/*.ts", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     ignores: ["**/*.test.{ts,tsx}", "**/*.d.ts"],
     rules: {
       "max-lines": ["error", { max: 350 }],
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
+  },
+  {
+    // TEMPORARY (issue 44, item 3): the pages being rewritten on other branches at the time
+    // (the checkout's payment form, issue 47; the dashboard overview; the settings page) still break
+    // the size rules. Remove this block once those branches are merged and split.
+    files: [
+      "app/(checkout)/checkout/[[]sessionId]/checkout-app.tsx",
+      "app/(checkout)/checkout/[[]sessionId]/payment-form.tsx",
+      "app/(dashboard)/dashboard/page.tsx",
+      "app/(dashboard)/dashboard/settings/page.tsx",
+    ],
+    rules: { "max-lines": "off", "max-lines-per-function": "off" },
   },
   {
     // The layers (docs/architecture.md, decision 0036). Tests and lib/**/testing/ are composition

@@ -3,7 +3,8 @@
 import { createContext, startTransition, useActionState, useContext, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Input, Label } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
+import { Field } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { MoneyInput } from "@/components/money-input";
 import type { ActionState as StaffActionResult } from "@/lib/dashboard/staff-action";
@@ -85,26 +86,12 @@ export function FormField({
   const result = useContext(ResultContext);
   const id = useId();
   const errors = result && !result.ok ? result.fields?.[name] : undefined;
-  const describedBy = [hint ? `${id}-hint` : null, errors ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={cn("grid gap-1.5", className)}>
-      <Label htmlFor={id}>{label}</Label>
-      {moneyLocale ? (
-        <MoneyInput id={id} name={name} locale={moneyLocale} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
-      ) : (
-        <Input id={id} name={name} aria-invalid={errors ? true : undefined} aria-describedby={describedBy} {...props} />
-      )}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      {errors ? (
-        <p id={`${id}-error`} className="text-xs text-destructive">
-          {errors.join("; ")}
-        </p>
-      ) : null}
-    </div>
+    <Field id={id} label={label} description={hint} error={errors} className={className}>
+      {(control) =>
+        moneyLocale ? <MoneyInput name={name} locale={moneyLocale} {...control} {...props} /> : <Input name={name} {...control} {...props} />
+      }
+    </Field>
   );
 }
 

@@ -1,64 +1,73 @@
-"use client";
-
-import { tableFeatures, useTable, type ColumnDef, type RowData } from "@tanstack/react-table";
-import type { ReactNode } from "react";
+import type { ComponentProps, Key, ReactNode } from "react";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "./table";
 
-const features = tableFeatures({});
-
-export type DataTableColumn<T extends RowData> = ColumnDef<typeof features, T>;
+export type DataTableColumn<T> = {
+  id: string;
+  /** The column's name: its header, and the label beside the value when a row is a card (phones). */
+  header: string;
+  /** Name the column for screen readers only (an actions column); its cells carry no label. */
+  srOnlyHeader?: boolean;
+  cell: (row: T) => ReactNode;
+  className?: string | ((row: T) => string);
+  /** The cell's tooltip (a value the cell truncates). */
+  title?: (row: T) => string | undefined;
+  testId?: string;
+};
 
 /**
- * A TanStack Table (v9) rendered with the table primitives. Rows arrive already paginated and
- * filtered by the server; the table only lays them out.
+ * Every list of the dashboard and the support console: a real table named by its caption (visually
+ * hidden), column headers scoped to their columns, and on a phone each row shown as a card whose
+ * cells carry their column's name (unless `cards` is false: then the table scrolls sideways).
+ * Rows arrive already filtered and paginated by the server; the table only lays them out. It holds
+ * no state, so server pages and client components render it alike.
  */
-export function DataTable<T extends RowData>({
+export function DataTable<T>({
   columns,
   data,
   caption,
+  rowKey,
   empty,
-  rowId,
+  cards = true,
+  showCaption = false,
+  rowProps,
+  ...props
 }: {
   columns: DataTableColumn<T>[];
   data: T[];
-  /** Read by screen readers (the table's name); shown visually hidden. */
   caption: string;
-  empty: ReactNode;
-  rowId?: (row: T) => string;
-}) {
-  const table = useTable({
-    features,
-    columns,
-    data,
-    getRowId: rowId ? (row: T) => rowId(row) : undefined,
-  });
+  rowKey: (row: T) => Key;
+  /** Shown in a row of its own when there are no rows; without it the table has an empty body. */
+  empty?: ReactNode;
+  cards?: boolean;
+  /** Show the caption under the table (a note on its rows) instead of for screen readers only. */
+  showCaption?: boolean;
+  rowProps?: (row: T) => ComponentProps<"tr"> & { "data-testid"?: string };
+} & Omit<ComponentProps<typeof Table>, "children">) {
   return (
-    <Table>
-      <TableCaption className="sr-only">{caption}</TableCaption>
+    <Table {...props}>
+      <TableCaption className={showCaption ? undefined : "sr-only"}>{caption}</TableCaption>
       <TableHeader>
-        {table.getHeaderGroups().map((group) => (
-          <TableRow key={group.id} className="hover:bg-transparent">
-            {group.headers.map((header) => (
-              <TableHead key={header.id} scope="col">
-                {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-              </TableHead>
-            ))}
-          </TableRow>
-        ))}
+        <TableRow className="hover:bg-transparent">
+          {columns.map((c) => (
+            <TableHead key={c.id} scope="col">
+              {c.srOnlyHeader ? <span className="sr-only">{c.header}</span> : c.header}
+            </TableHead>
+          ))}
+        </TableRow>
       </TableHeader>
       <TableBody>
-        {table.getRowModel().rows.length === 0 ? (
+        {data.length === 0 && empty !== undefined ? (
           <TableRow className="hover:bg-transparent">
             <TableCell colSpan={columns.length} className="h-24 whitespace-normal text-center text-muted-foreground">
               {empty}
             </TableCell>
           </TableRow>
         ) : (
-          table.getRowModel().rows.map((row) => (
-            <TableRow key={row.id}>
-              {row.getAllCells().map((cell) => (
-                <TableCell key={cell.id} label={typeof cell.column.columnDef.header === "string" ? cell.column.columnDef.header : undefined}>
-                  <table.FlexRender cell={cell} />
+          data.map((row) => (
+            <TableRow key={rowKey(row)} {...rowProps?.(row)}>
+              {columns.map((c) => (
+                <TableCell key={c.id} label={cards ? (c.srOnlyHeader ? "" : c.header) : undefined} className={typeof c.className === "function" ? c.className(row) : c.className} title={c.title?.(row)} data-testid={c.testId}>
+                  {c.cell(row)}
                 </TableCell>
               ))}
             </TableRow>

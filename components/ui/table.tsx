@@ -7,10 +7,10 @@ import { cn } from "./cn";
  * (components/ui/table-cards.css, through the dashboard's stylesheet); others scroll sideways in a
  * box the keyboard can reach.
  */
-export function Table({ className, ...props }: ComponentProps<"table">) {
+export function Table({ className, regionLabel, ...props }: ComponentProps<"table"> & { /** The scrolling box's name, when not its table's. */ regionLabel?: string }) {
   // The box scrolls sideways when the table is wider than the screen (a phone): the keyboard can
   // reach it (a tab stop, arrow keys scroll), named after its table.
-  const label = props["aria-label"];
+  const label = regionLabel ?? props["aria-label"];
   return (
     <div
       data-slot="table-container"

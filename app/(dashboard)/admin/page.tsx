@@ -3,8 +3,9 @@ import { ActionForm } from "@/components/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { supportConsole } from "@/lib/admin/support-console";
+import type { BusinessSummary } from "@/lib/admin/support-queries";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { getDb } from "@/lib/db";
 import { requireAdmin } from "@/lib/staff/current-staff";
@@ -13,6 +14,76 @@ import { cursorParam, hrefWith, textParam, type SearchParams } from "./_componen
 import { SearchForm } from "./_components/search-form";
 
 export const metadata = { title: "Businesses" };
+
+/** What waits for support: the businesses, the payments held for review, the failed deliveries. */
+function WaitingCounts({ counts }: { counts: { businesses: number; inReview: number; failedDeliveries: number } }) {
+  return (
+  <section aria-label="Waiting for support" className="grid gap-4 sm:grid-cols-3">
+    <Card>
+      <CardHeader>
+        <CardDescription>Businesses</CardDescription>
+        <p className="text-2xl font-semibold tabular-nums">{counts.businesses}</p>
+      </CardHeader>
+    </Card>
+    <Card>
+      <CardHeader>
+        <CardDescription>
+          <Link href="/admin/reviews" className="text-primary underline-offset-4 hover:underline">
+            Payments held for review
+          </Link>
+        </CardDescription>
+        <p className="text-2xl font-semibold tabular-nums" data-testid="in-review-count">
+          {counts.inReview}
+        </p>
+      </CardHeader>
+    </Card>
+    <Card>
+      <CardHeader>
+        <CardDescription>
+          <Link href="/admin/deliveries" className="text-primary underline-offset-4 hover:underline">
+            Failed webhook deliveries
+          </Link>
+        </CardDescription>
+        <p className="text-2xl font-semibold tabular-nums">{counts.failedDeliveries}</p>
+      </CardHeader>
+    </Card>
+  </section>
+  );
+}
+
+const businessColumns: DataTableColumn<BusinessSummary>[] = [
+  {
+    id: "business",
+    header: "Business",
+    cell: (b) => (
+      <span className="grid">
+        <span className="font-medium">
+          {b.name}
+          {b.isDemo ? " (demo)" : ""}
+        </span>
+        <span className="font-mono text-xs text-muted-foreground">{b.id}</span>
+      </span>
+    ),
+  },
+  { id: "mode", header: "Mode", cell: (b) => (b.mode === "sandbox" ? <Badge variant="warning">sandbox</Badge> : <Badge variant="outline">live</Badge>) },
+  { id: "payouts", header: "Payouts", cell: (b) => (b.payoutsEnabled ? "enabled" : "disabled") },
+  { id: "webhook", header: "Webhook URL", className: "max-w-[14rem] truncate", title: (b) => b.webhookUrl ?? undefined, cell: (b) => b.webhookUrl ?? "—" },
+  { id: "created", header: "Created", cell: (b) => formatDateTime(b.createdAt) },
+  {
+    id: "actions",
+    header: "Actions",
+    srOnlyHeader: true,
+    cell: (b) => (
+      <ActionForm
+        action={supportAction}
+        hidden={{ intent: "open_business", business_id: b.id }}
+        submitLabel={<span>Open as support<span className="sr-only">: {b.name}</span></span>}
+        variant="outline"
+        size="sm"
+      />
+    ),
+  },
+];
 
 // GET /admin?q=&after=: what waits for support, and every business (search, open as support).
 export default async function AdminHome({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -25,36 +96,7 @@ export default async function AdminHome({ searchParams }: { searchParams: Promis
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Support console</h1>
-      <section aria-label="Waiting for support" className="grid gap-4 sm:grid-cols-3">
-        <Card>
-          <CardHeader>
-            <CardDescription>Businesses</CardDescription>
-            <p className="text-2xl font-semibold tabular-nums">{counts.businesses}</p>
-          </CardHeader>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardDescription>
-              <Link href="/admin/reviews" className="text-primary underline-offset-4 hover:underline">
-                Payments held for review
-              </Link>
-            </CardDescription>
-            <p className="text-2xl font-semibold tabular-nums" data-testid="in-review-count">
-              {counts.inReview}
-            </p>
-          </CardHeader>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardDescription>
-              <Link href="/admin/deliveries" className="text-primary underline-offset-4 hover:underline">
-                Failed webhook deliveries
-              </Link>
-            </CardDescription>
-            <p className="text-2xl font-semibold tabular-nums">{counts.failedDeliveries}</p>
-          </CardHeader>
-        </Card>
-      </section>
+      <WaitingCounts counts={counts} />
 
       <Card>
         <CardHeader>
@@ -66,51 +108,7 @@ export default async function AdminHome({ searchParams }: { searchParams: Promis
           {found.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">{q ? "No business matches." : "No businesses yet."}</p>
           ) : (
-            <Table data-testid="businesses">
-              <TableCaption className="sr-only">Businesses, newest first</TableCaption>
-              <TableHeader>
-                <TableRow>
-                  <TableHead scope="col">Business</TableHead>
-                  <TableHead scope="col">Mode</TableHead>
-                  <TableHead scope="col">Payouts</TableHead>
-                  <TableHead scope="col">Webhook URL</TableHead>
-                  <TableHead scope="col">Created</TableHead>
-                  <TableHead scope="col">
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {found.data.map((b) => (
-                  <TableRow key={b.id}>
-                    <TableCell label="Business">
-                      <span className="grid">
-                        <span className="font-medium">
-                          {b.name}
-                          {b.isDemo ? " (demo)" : ""}
-                        </span>
-                        <span className="font-mono text-xs text-muted-foreground">{b.id}</span>
-                      </span>
-                    </TableCell>
-                    <TableCell label="Mode">{b.mode === "sandbox" ? <Badge variant="warning">sandbox</Badge> : <Badge variant="outline">live</Badge>}</TableCell>
-                    <TableCell label="Payouts">{b.payoutsEnabled ? "enabled" : "disabled"}</TableCell>
-                    <TableCell label="Webhook URL" className="max-w-[14rem] truncate" title={b.webhookUrl ?? undefined}>
-                      {b.webhookUrl ?? "—"}
-                    </TableCell>
-                    <TableCell label="Created">{formatDateTime(b.createdAt)}</TableCell>
-                    <TableCell label="">
-                      <ActionForm
-                        action={supportAction}
-                        hidden={{ intent: "open_business", business_id: b.id }}
-                        submitLabel={<span>Open as support<span className="sr-only">: {b.name}</span></span>}
-                        variant="outline"
-                        size="sm"
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable data-testid="businesses" caption="Businesses, newest first" columns={businessColumns} data={found.data} rowKey={(b) => b.id} />
           )}
           <Pagination
             label="Businesses pages"

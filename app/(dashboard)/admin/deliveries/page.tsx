@@ -2,8 +2,9 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Pagination } from "@/components/ui/pagination";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { supportConsole } from "@/lib/admin/support-console";
+import type { FailedDelivery } from "@/lib/admin/support-queries";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { getDb } from "@/lib/db";
 import { requireAdmin } from "@/lib/staff/current-staff";
@@ -11,6 +12,25 @@ import { BusinessCell } from "../_components/business-cell";
 import { cursorParam, hrefWith, type SearchParams } from "../_components/search-params";
 
 export const metadata = { title: "Failed deliveries" };
+
+const columns: DataTableColumn<FailedDelivery>[] = [
+  { id: "business", header: "Business", cell: (d) => <BusinessCell business={d.business} then="/dashboard/webhooks" /> },
+  {
+    id: "event",
+    header: "Event",
+    cell: (d) => (
+      <span className="grid">
+        <span className="font-medium">{d.type}</span>
+        <span className="font-mono text-xs text-muted-foreground">{d.id}</span>
+        <span className="text-xs text-muted-foreground">{d.orderId ?? d.subscriptionId ?? d.sessionId ?? ""}</span>
+      </span>
+    ),
+  },
+  { id: "status", header: "Status", cell: (d) => (d.status === "failed" ? <Badge variant="destructive">failed</Badge> : <Badge variant="warning">retrying</Badge>) },
+  { id: "attempts", header: "Attempts", className: "tabular-nums", cell: (d) => d.attempts },
+  { id: "error", header: "Last error", className: "max-w-[18rem] truncate", title: (d) => d.lastError ?? undefined, cell: (d) => d.lastError ?? "—" },
+  { id: "last", header: "Last attempt", cell: (d) => formatDateTime(d.lastAttemptAt) },
+];
 
 // GET /admin/deliveries?retrying=1&after=: webhook events that could not be delivered, every business.
 export default async function AdminDeliveries({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -47,41 +67,7 @@ export default async function AdminDeliveries({ searchParams }: { searchParams: 
           {found.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">No failed deliveries.</p>
           ) : (
-            <Table data-testid="failed-deliveries">
-              <TableCaption className="sr-only">Failed webhook deliveries, newest first</TableCaption>
-              <TableHeader>
-                <TableRow>
-                  <TableHead scope="col">Business</TableHead>
-                  <TableHead scope="col">Event</TableHead>
-                  <TableHead scope="col">Status</TableHead>
-                  <TableHead scope="col">Attempts</TableHead>
-                  <TableHead scope="col">Last error</TableHead>
-                  <TableHead scope="col">Last attempt</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {found.data.map((d) => (
-                  <TableRow key={d.id}>
-                    <TableCell label="Business">
-                      <BusinessCell business={d.business} then="/dashboard/webhooks" />
-                    </TableCell>
-                    <TableCell label="Event">
-                      <span className="grid">
-                        <span className="font-medium">{d.type}</span>
-                        <span className="font-mono text-xs text-muted-foreground">{d.id}</span>
-                        <span className="text-xs text-muted-foreground">{d.orderId ?? d.subscriptionId ?? d.sessionId ?? ""}</span>
-                      </span>
-                    </TableCell>
-                    <TableCell label="Status">{d.status === "failed" ? <Badge variant="destructive">failed</Badge> : <Badge variant="warning">retrying</Badge>}</TableCell>
-                    <TableCell label="Attempts" className="tabular-nums">{d.attempts}</TableCell>
-                    <TableCell label="Last error" className="max-w-[18rem] truncate" title={d.lastError ?? undefined}>
-                      {d.lastError ?? "—"}
-                    </TableCell>
-                    <TableCell label="Last attempt">{formatDateTime(d.lastAttemptAt)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable data-testid="failed-deliveries" caption="Failed webhook deliveries, newest first" columns={columns} data={found.data} rowKey={(d) => d.id} />
           )}
           <Pagination
             label="Failed deliveries pages"

@@ -3,17 +3,33 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input, Label } from "@/components/ui/input";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { listMail } from "@/lib/mail/list-mail";
+import type { MailMessage } from "@/db/schema";
 import { requireAdmin } from "@/lib/staff/current-staff";
 import { isoMicros } from "@/lib/time";
 
 export const metadata = { title: "Mailbox" };
 
 const tone = { pending: "secondary", sent: "success", kept: "outline", failed: "destructive" } as const;
+
+const columns: DataTableColumn<MailMessage>[] = [
+  { id: "written", header: "Written", cell: (m) => formatDateTime(isoMicros(m.createdAt)) },
+  { id: "to", header: "To", className: "break-all", cell: (m) => m.toAddress },
+  {
+    id: "subject",
+    header: "Subject",
+    cell: (m) => (
+      <Link href={`/admin/mailbox/${m.id}`} className="text-primary underline-offset-4 hover:underline">
+        {m.subject}
+      </Link>
+    ),
+  },
+  { id: "status", header: "Status", cell: (m) => <Badge variant={tone[m.status]}>{m.status}</Badge> },
+];
 
 // GET /admin/mailbox?to=&before=: every e-mail Kassa wrote, newest first; without SMTP_URL they are
 // kept here instead of sent (decision 0044). Support only: the messages carry sign-in links.
@@ -47,33 +63,7 @@ export default async function MailboxPage({ searchParams }: { searchParams: Prom
           {mail.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">No e-mail{to ? ` to ${to}` : ""}.</p>
           ) : (
-            <Table data-testid="mailbox">
-              <TableCaption className="sr-only">E-mail, newest first</TableCaption>
-              <TableHeader>
-                <TableRow>
-                  <TableHead scope="col">Written</TableHead>
-                  <TableHead scope="col">To</TableHead>
-                  <TableHead scope="col">Subject</TableHead>
-                  <TableHead scope="col">Status</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {mail.data.map((m) => (
-                  <TableRow key={m.id}>
-                    <TableCell>{formatDateTime(isoMicros(m.createdAt))}</TableCell>
-                    <TableCell className="break-all">{m.toAddress}</TableCell>
-                    <TableCell>
-                      <Link href={`/admin/mailbox/${m.id}`} className="text-primary underline-offset-4 hover:underline">
-                        {m.subject}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <Badge variant={tone[m.status]}>{m.status}</Badge>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable data-testid="mailbox" caption="E-mail, newest first" cards={false} columns={columns} data={mail.data} rowKey={(m) => m.id} />
           )}
           {mail.nextBefore && (
             <p>

@@ -1,5 +1,6 @@
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { supportConsole } from "@/lib/admin/support-console";
+import type { SupportPayment } from "@/lib/admin/support-queries";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { getDb } from "@/lib/db";
 import { formatMoney } from "@/lib/money";
@@ -11,6 +12,24 @@ import { cursorParam, hrefWith, textParam, type SearchParams } from "../_compone
 import { SearchForm } from "../_components/search-form";
 
 export const metadata = { title: "Payments" };
+
+const columns: DataTableColumn<SupportPayment>[] = [
+  { id: "business", header: "Business", cell: ({ business, payment }) => <BusinessCell business={business} then={`/dashboard/payments/${payment.session_id}`} /> },
+  {
+    id: "order",
+    header: "Order",
+    cell: ({ payment }) => (
+      <span className="grid">
+        <span className="font-medium">{payment.order_id}</span>
+        <span className="font-mono text-xs text-muted-foreground">{payment.session_id}</span>
+      </span>
+    ),
+  },
+  { id: "amount", header: "Amount", className: "tabular-nums", cell: ({ payment }) => formatMoney(payment.amount, payment.currency) },
+  { id: "status", header: "Status", cell: ({ payment }) => <PaymentStatus status={payment.status} /> },
+  { id: "method", header: "Method", cell: ({ payment }) => payment.payment_method ?? "—" },
+  { id: "created", header: "Created", cell: ({ payment }) => formatDateTime(payment.created_at) },
+];
 
 // GET /admin/payments?q=&after=: payments of every business, by session id or order id.
 export default async function AdminPayments({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -34,40 +53,7 @@ export default async function AdminPayments({ searchParams }: { searchParams: Pr
           nextHref: found.next ? hrefWith("/admin/payments", { q, after: found.next }) : null,
         }}
       >
-        <Table data-testid="payments">
-          <TableCaption className="sr-only">Payments of every business, newest first</TableCaption>
-          <TableHeader>
-            <TableRow>
-              <TableHead scope="col">Business</TableHead>
-              <TableHead scope="col">Order</TableHead>
-              <TableHead scope="col">Amount</TableHead>
-              <TableHead scope="col">Status</TableHead>
-              <TableHead scope="col">Method</TableHead>
-              <TableHead scope="col">Created</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {found.data.map(({ business, payment }) => (
-              <TableRow key={payment.session_id}>
-                <TableCell label="Business">
-                  <BusinessCell business={business} then={`/dashboard/payments/${payment.session_id}`} />
-                </TableCell>
-                <TableCell label="Order">
-                  <span className="grid">
-                    <span className="font-medium">{payment.order_id}</span>
-                    <span className="font-mono text-xs text-muted-foreground">{payment.session_id}</span>
-                  </span>
-                </TableCell>
-                <TableCell label="Amount" className="tabular-nums">{formatMoney(payment.amount, payment.currency)}</TableCell>
-                <TableCell label="Status">
-                  <PaymentStatus status={payment.status} />
-                </TableCell>
-                <TableCell label="Method">{payment.payment_method ?? "—"}</TableCell>
-                <TableCell label="Created">{formatDateTime(payment.created_at)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable data-testid="payments" caption="Payments of every business, newest first" columns={columns} data={found.data} rowKey={(r) => r.payment.session_id} />
       </ListCard>
     </div>
   );

@@ -1,7 +1,8 @@
 import { ActionFeedback, ActionForm, DialogActionForm } from "@/components/action-form";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import { supportConsole } from "@/lib/admin/support-console";
+import type { SupportSubscription } from "@/lib/admin/support-queries";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { resumeBlockedReason } from "@/lib/dashboard/subscription-format";
 import { getDb } from "@/lib/db";
@@ -29,6 +30,76 @@ function StatusBadge({ s }: { s: SubscriptionView }) {
   );
 }
 
+/** Support's cancel (at period end or now) and resume of an open subscription. */
+function SupportSubscriptionActions({ business, subscription: s }: SupportSubscription) {
+  if (s.status === "canceled") return null;
+  const hidden = { business_id: business.id, subscription_id: s.id };
+  return (
+    <div className="flex flex-wrap gap-2">
+      {s.cancel_at_period_end ? (
+        // Only the customer undoes the customer's: said instead of a button.
+        resumeBlockedReason(s, true) ? (
+          <span className="text-xs text-muted-foreground">{resumeBlockedReason(s, true)}</span>
+        ) : (
+          <ActionForm
+            action={supportAction}
+            hidden={{ ...hidden, intent: "resume_subscription" }}
+            submitLabel={<span>Resume<span className="sr-only"> {s.order_id}</span></span>}
+            variant="outline"
+            size="sm"
+          />
+        )
+      ) : (
+        <ActionForm
+          action={supportAction}
+          hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "true" }}
+          submitLabel={<span>Cancel at period end<span className="sr-only"> {s.order_id}</span></span>}
+          variant="outline"
+          size="sm"
+        />
+      )}
+      <DialogActionForm
+        action={supportAction}
+        hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "false" }}
+        triggerLabel={<span>Cancel now<span className="sr-only"> {s.order_id}</span></span>}
+        triggerVariant="destructive"
+        title="Cancel this subscription now?"
+        description={`${s.order_id} of ${business.name} ends at once: unpaid invoices are voided, subscription_canceled is sent, nothing is refunded. This cannot be undone.`}
+        submitLabel="Cancel now"
+        submitVariant="destructive"
+      />
+    </div>
+  );
+}
+
+const columns: DataTableColumn<SupportSubscription>[] = [
+  { id: "business", header: "Business", cell: ({ business }) => <BusinessCell business={business} then="/dashboard/subscriptions" /> },
+  {
+    id: "subscription",
+    header: "Subscription",
+    cell: ({ subscription: s }) => (
+      <span className="grid">
+        <span className="font-medium">{s.order_id}</span>
+        <span className="font-mono text-xs text-muted-foreground">{s.id}</span>
+        <span className="text-xs text-muted-foreground">{s.customer_email ?? s.customer ?? ""}</span>
+      </span>
+    ),
+  },
+  {
+    id: "price",
+    header: "Price",
+    className: "tabular-nums",
+    cell: ({ subscription: s }) => (
+      <>
+        {formatMoney(s.amount, s.currency)} / {s.interval_label}
+      </>
+    ),
+  },
+  { id: "status", header: "Status", cell: ({ subscription }) => <StatusBadge s={subscription} /> },
+  { id: "period", header: "Period ends", cell: ({ subscription }) => formatDateTime(subscription.current_period_end) },
+  { id: "actions", header: "Actions", srOnlyHeader: true, cell: (r) => <SupportSubscriptionActions {...r} /> },
+];
+
 // GET /admin/subscriptions?q=&after=: plans of every business; support cancels (as `admin`) and resumes.
 export default async function AdminSubscriptions({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const support = supportConsole(await getDb(), await requireAdmin());
@@ -52,86 +123,7 @@ export default async function AdminSubscriptions({ searchParams }: { searchParam
             nextHref: found.next ? hrefWith("/admin/subscriptions", { q, after: found.next }) : null,
           }}
         >
-          <Table data-testid="subscriptions">
-            <TableCaption className="sr-only">Subscriptions of every business, newest first</TableCaption>
-            <TableHeader>
-              <TableRow>
-                <TableHead scope="col">Business</TableHead>
-                <TableHead scope="col">Subscription</TableHead>
-                <TableHead scope="col">Price</TableHead>
-                <TableHead scope="col">Status</TableHead>
-                <TableHead scope="col">Period ends</TableHead>
-                <TableHead scope="col">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {found.data.map(({ business, subscription: s }) => {
-                const hidden = { business_id: business.id, subscription_id: s.id };
-                const open = s.status !== "canceled";
-                return (
-                  <TableRow key={s.id}>
-                    <TableCell label="Business">
-                      <BusinessCell business={business} then="/dashboard/subscriptions" />
-                    </TableCell>
-                    <TableCell label="Subscription">
-                      <span className="grid">
-                        <span className="font-medium">{s.order_id}</span>
-                        <span className="font-mono text-xs text-muted-foreground">{s.id}</span>
-                        <span className="text-xs text-muted-foreground">{s.customer_email ?? s.customer ?? ""}</span>
-                      </span>
-                    </TableCell>
-                    <TableCell label="Price" className="tabular-nums">
-                      {formatMoney(s.amount, s.currency)} / {s.interval_label}
-                    </TableCell>
-                    <TableCell label="Status">
-                      <StatusBadge s={s} />
-                    </TableCell>
-                    <TableCell label="Period ends">{formatDateTime(s.current_period_end)}</TableCell>
-                    <TableCell label="">
-                      {open ? (
-                        <div className="flex flex-wrap gap-2">
-                          {s.cancel_at_period_end ? (
-                            // Only the customer undoes the customer's: said instead of a button.
-                            resumeBlockedReason(s, true) ? (
-                              <span className="text-xs text-muted-foreground">{resumeBlockedReason(s, true)}</span>
-                            ) : (
-                              <ActionForm
-                                action={supportAction}
-                                hidden={{ ...hidden, intent: "resume_subscription" }}
-                                submitLabel={<span>Resume<span className="sr-only"> {s.order_id}</span></span>}
-                                variant="outline"
-                                size="sm"
-                              />
-                            )
-                          ) : (
-                            <ActionForm
-                              action={supportAction}
-                              hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "true" }}
-                              submitLabel={<span>Cancel at period end<span className="sr-only"> {s.order_id}</span></span>}
-                              variant="outline"
-                              size="sm"
-                            />
-                          )}
-                          <DialogActionForm
-                            action={supportAction}
-                            hidden={{ ...hidden, intent: "cancel_subscription", at_period_end: "false" }}
-                            triggerLabel={<span>Cancel now<span className="sr-only"> {s.order_id}</span></span>}
-                            triggerVariant="destructive"
-                            title="Cancel this subscription now?"
-                            description={`${s.order_id} of ${business.name} ends at once: unpaid invoices are voided, subscription_canceled is sent, nothing is refunded. This cannot be undone.`}
-                            submitLabel="Cancel now"
-                            submitVariant="destructive"
-                          />
-                        </div>
-                      ) : null}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
+          <DataTable data-testid="subscriptions" caption="Subscriptions of every business, newest first" columns={columns} data={found.data} rowKey={(r) => r.subscription.id} />
         </ListCard>
       </div>
     </ActionFeedback>

@@ -11,38 +11,38 @@ const columns: DataTableColumn<ListedPayment>[] = [
   {
     id: "order",
     header: "Order",
-    cell: ({ row }) => (
-      <Link href={`/dashboard/payments/${row.original.session_id}`} className="font-medium text-primary underline-offset-4 hover:underline">
-        {row.original.order_id}
+    cell: (row) => (
+      <Link href={`/dashboard/payments/${row.session_id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+        {row.order_id}
       </Link>
     ),
   },
   {
     id: "amount",
     header: "Amount",
-    cell: ({ row }) => <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency)}</span>,
+    cell: (row) => <span className="tabular-nums">{formatMoney(row.amount, row.currency)}</span>,
   },
   {
     id: "status",
     header: "Status",
-    cell: ({ row }) => (
+    cell: (row) => (
       <span className="flex flex-wrap items-center gap-1">
-        <PaymentStatus status={row.original.status} amount={row.original.amount} refunded={row.original.refunded_amount} />
-        <PaymentDisputeBadge dispute={row.original.dispute} />
+        <PaymentStatus status={row.status} amount={row.amount} refunded={row.refunded_amount} />
+        <PaymentDisputeBadge dispute={row.dispute} />
       </span>
     ),
   },
   {
     id: "customer",
     header: "Customer",
-    cell: ({ row }) => (
-      <span className="block max-w-[16rem] truncate">{row.original.customer_details?.email ?? row.original.customer}</span>
+    cell: (row) => (
+      <span className="block max-w-[16rem] truncate">{row.customer_details?.email ?? row.customer}</span>
     ),
   },
-  { id: "method", header: "Method", cell: ({ row }) => row.original.payment_method ?? "—" },
-  { id: "created", header: "Created", cell: ({ row }) => formatDateTime(row.original.created_at) },
+  { id: "method", header: "Method", cell: (row) => row.payment_method ?? "—" },
+  { id: "created", header: "Created", cell: (row) => formatDateTime(row.created_at) },
 ];
 
 export function PaymentsTable({ payments, caption, empty }: { payments: ListedPayment[]; caption: string; empty: string }) {
-  return <DataTable columns={columns} data={payments} caption={caption} empty={empty} rowId={(p) => p.session_id} />;
+  return <DataTable columns={columns} data={payments} caption={caption} empty={empty} rowKey={(p) => p.session_id} />;
 }

@@ -95,20 +95,20 @@ const columns: DataTableColumn<ApiKeyView>[] = [
   {
     id: "key",
     header: "Key",
-    cell: ({ row }) => (
+    cell: (row) => (
       <span className="grid">
-        <span className="font-mono text-xs">{row.original.prefix}</span>
-        <span className="text-xs text-muted-foreground">{row.original.name ?? "No name"}</span>
+        <span className="font-mono text-xs">{row.prefix}</span>
+        <span className="text-xs text-muted-foreground">{row.name ?? "No name"}</span>
       </span>
     ),
   },
-  { id: "kind", header: "Kind", cell: ({ row }) => row.original.kind },
-  { id: "status", header: "Status", cell: ({ row }) => <KeyStatus apiKey={row.original} /> },
-  { id: "created", header: "Created", cell: ({ row }) => formatDateTime(row.original.created_at) },
+  { id: "kind", header: "Kind", cell: (row) => row.kind },
+  { id: "status", header: "Status", cell: (row) => <KeyStatus apiKey={row} /> },
+  { id: "created", header: "Created", cell: (row) => formatDateTime(row.created_at) },
   {
     id: "actions",
     header: "Actions",
-    cell: ({ row }) => <KeyActions apiKey={row.original} />,
+    cell: (row) => <KeyActions apiKey={row} />,
   },
 ];
 
@@ -140,7 +140,7 @@ export function ApiKeysManager({ keys, businessId, overlaps }: { keys: ApiKeyVie
         <ActionOutcome result={created} />
       )}
       <KeysContext value={{ businessId, overlaps }}>
-        <DataTable columns={columns} data={keys} caption="API keys" empty="No API keys." rowId={(k) => k.id} />
+        <DataTable columns={columns} data={keys} caption="API keys" empty="No API keys." rowKey={(k) => k.id} />
       </KeysContext>
     </div>
   );

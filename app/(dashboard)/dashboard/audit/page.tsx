@@ -1,8 +1,9 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input, Label } from "@/components/ui/input";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
 import { Select } from "@/components/ui/select";
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { DataTable, type DataTableColumn } from "@/components/ui/data-table";
 import type { AuditEventView } from "@/lib/audit/audit-schemas";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { auditActions } from "@/lib/audit/record-audit";
@@ -54,6 +55,93 @@ function Changes({ changes }: { changes: AuditEventView["changes"] }) {
   );
 }
 
+function From({ event }: { event: AuditEventView }) {
+  return (
+    <div className="min-w-0">
+      {event.ip ?? "—"}
+      {event.user_agent && (
+        <span className="block max-w-48 truncate text-muted-foreground" title={event.user_agent}>
+          {event.user_agent}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const actorName = ({ actor }: AuditEventView) => (actor.type === "user" ? actor.email : actor.type === "system" ? "Kassa" : `API key ${actor.prefix}`);
+
+const columns: DataTableColumn<AuditEventView>[] = [
+  { id: "when", header: "When", className: "whitespace-nowrap", cell: (event) => formatDateTime(event.created_at) },
+  { id: "who", header: "Who", testId: "audit-actor", className: "min-w-48", cell: actorName },
+  { id: "action", header: "Action", className: "font-mono text-xs", cell: (event) => event.action },
+  {
+    id: "target",
+    header: "Target",
+    className: "min-w-40 font-mono text-xs",
+    cell: (event) => (
+      <>
+        {event.target.type} {event.target.id}
+      </>
+    ),
+  },
+  { id: "changes", header: "Changes", className: "text-xs", cell: (event) => <Changes changes={event.changes} /> },
+  { id: "from", header: "From", className: "text-xs", cell: (event) => <From event={event} /> },
+];
+
+function NotForYourRole() {
+  return (
+    <div className="grid gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
+      <Card role="alert" className="max-w-xl">
+        <CardHeader>
+          <CardTitle>Only owners read the audit log</CardTitle>
+          <CardDescription>Your role in this business does not allow it. Ask an owner of the business.</CardDescription>
+        </CardHeader>
+      </Card>
+    </div>
+  );
+}
+
+function AuditFilters({ parsed, filtered }: { parsed: ReturnType<typeof parseAuditPageFilters>; filtered: boolean }) {
+  const { filters } = parsed;
+  const invalid = (key: string) => (parsed.fields[key] ? true : undefined);
+  return (
+    // Keyed by the filters: "Clear filters" (a client navigation) must reset the fields too.
+    <FilterCard
+      key={JSON.stringify(filters)}
+      action="/dashboard/audit"
+      label="Filter the audit log"
+      formClassName="grid gap-3 sm:grid-cols-5 sm:items-end"
+      buttonsClassName="flex gap-2"
+      submitLabel="Filter"
+      filtered={filtered}
+      ignored={parsed.message}
+    >
+      <Field id="actor" label="Who">
+        {(p) => <Input {...p} name="actor" defaultValue={filters.actor ?? ""} placeholder="E-mail or key prefix" autoComplete="off" aria-invalid={invalid("actor")} />}
+      </Field>
+      <Field id="action" label="Action">
+        {(p) => (
+          <Select {...p} name="action" defaultValue={filters.action ?? ""} aria-invalid={invalid("action")}>
+            <option value="">Any action</option>
+            {auditActions.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field id="from" label="From">
+        {(p) => <Input {...p} name="from" type="date" defaultValue={filters.from ?? ""} aria-invalid={invalid("from")} />}
+      </Field>
+      <Field id="to" label="To">
+        {(p) => <Input {...p} name="to" type="date" defaultValue={filters.to ?? ""} aria-invalid={invalid("to")} />}
+      </Field>
+    </FilterCard>
+  );
+}
+
 // GET /dashboard/audit?actor=&action=&from=&to=&after=: who changed what, newest first (owners and support).
 export default async function AuditPage({
   searchParams,
@@ -61,25 +149,11 @@ export default async function AuditPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const staff = await ownerOrAdmin();
-  if (!staff)
-    return (
-      <div className="grid gap-6">
-        <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
-        <Card role="alert" className="max-w-xl">
-          <CardHeader>
-            <CardTitle>Only owners read the audit log</CardTitle>
-            <CardDescription>
-              Your role in this business does not allow it. Ask an owner of the business.
-            </CardDescription>
-          </CardHeader>
-        </Card>
-      </div>
-    );
+  if (!staff) return <NotForYourRole />;
   const parsed = parseAuditPageFilters(await searchParams);
   const { filters } = parsed;
   const page = await listAuditEvents(await getDb(), staff.businessId, auditServiceFilters(filters, pageSize));
   const filtered = Boolean(filters.actor || filters.action || filters.from || filters.to);
-  const invalid = (key: string) => (parsed.fields[key] ? true : undefined);
 
   return (
     <div className="grid gap-6">
@@ -89,59 +163,7 @@ export default async function AuditPage({
         Entries are never changed or removed.
       </p>
 
-      {/* Keyed by the filters: "Clear filters" (a client navigation) must reset the fields too. */}
-      <FilterCard
-        key={JSON.stringify(filters)}
-        action="/dashboard/audit"
-        label="Filter the audit log"
-        formClassName="grid gap-3 sm:grid-cols-5 sm:items-end"
-        buttonsClassName="flex gap-2"
-        submitLabel="Filter"
-        filtered={filtered}
-        ignored={parsed.message}
-      >
-        <div className="grid gap-1.5">
-          <Label htmlFor="actor">Who</Label>
-          <Input
-            id="actor"
-            name="actor"
-            defaultValue={filters.actor ?? ""}
-            placeholder="E-mail or key prefix"
-            autoComplete="off"
-            aria-invalid={invalid("actor")}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="action">Action</Label>
-          <Select
-            id="action"
-            name="action"
-            defaultValue={filters.action ?? ""}
-            aria-invalid={invalid("action")}
-          >
-            <option value="">Any action</option>
-            {auditActions.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="from">From</Label>
-          <Input
-            id="from"
-            name="from"
-            type="date"
-            defaultValue={filters.from ?? ""}
-            aria-invalid={invalid("from")}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="to">To</Label>
-          <Input id="to" name="to" type="date" defaultValue={filters.to ?? ""} aria-invalid={invalid("to")} />
-        </div>
-      </FilterCard>
+      <AuditFilters parsed={parsed} filtered={filtered} />
 
       <Card>
         <CardContent className="grid gap-4 pt-2 sm:pt-3">
@@ -153,50 +175,15 @@ export default async function AuditPage({
             // Wide: it scrolls sideways in a region the keyboard can reach; on a phone each entry is
             // a card (labelled cells). Addresses and ids wrap only where they must, never a
             // letter to a line.
-            <div role="region" aria-label="Audit log entries" tabIndex={0} className="overflow-x-auto">
-              <table aria-label="Audit log" className="w-full caption-bottom text-sm">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>When</TableHead>
-                    <TableHead>Who</TableHead>
-                    <TableHead>Action</TableHead>
-                    <TableHead>Target</TableHead>
-                    <TableHead>Changes</TableHead>
-                    <TableHead>From</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {page.data.map((event) => (
-                    <TableRow key={event.id} data-testid="audit-row">
-                      <TableCell label="When" className="whitespace-nowrap">{formatDateTime(event.created_at)}</TableCell>
-                      <TableCell label="Who" data-testid="audit-actor" className="min-w-48">
-                        {event.actor.type === "user" ? event.actor.email : event.actor.type === "system" ? "Kassa" : `API key ${event.actor.prefix}`}
-                      </TableCell>
-                      <TableCell label="Action" className="font-mono text-xs">{event.action}</TableCell>
-                      <TableCell label="Target" className="min-w-40 font-mono text-xs">
-                        {event.target.type} {event.target.id}
-                      </TableCell>
-                      <TableCell label="Changes" className="text-xs">
-                        <Changes changes={event.changes} />
-                      </TableCell>
-                      <TableCell label="From" className="text-xs">
-                        <div className="min-w-0">
-                          {event.ip ?? "—"}
-                          {event.user_agent && (
-                            <span
-                              className="block max-w-48 truncate text-muted-foreground"
-                              title={event.user_agent}
-                            >
-                              {event.user_agent}
-                            </span>
-                          )}
-                        </div>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </table>
-            </div>
+            <DataTable
+              aria-label="Audit log"
+              regionLabel="Audit log entries"
+              caption="Audit log"
+              columns={columns}
+              data={page.data}
+              rowKey={(event) => event.id}
+              rowProps={() => ({ "data-testid": "audit-row" })}
+            />
           )}
           {page.has_more && (
             <Pagination

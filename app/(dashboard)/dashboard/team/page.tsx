@@ -1,14 +1,11 @@
-import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatDateTime } from "@/lib/dashboard/format";
-import { getTeamView } from "@/lib/dashboard/team-actions";
+import { getTeamPage } from "@/lib/dashboard/get-team-page";
 import { getDb } from "@/lib/db";
-import { approvalThresholdOf } from "@/lib/payouts/payout-approvals";
 import { requireStaffFor, StaffForbiddenError } from "@/lib/staff/current-staff";
 import { ApprovalThresholdForm } from "./approval-threshold-form";
-import { teamTwoFactor } from "@/lib/staff/manage-two-factor";
-import { InvitationControls, InviteForm, MemberControls } from "./team-controls";
-import { RequireTwoFactorForm, ResetTwoFactorControl } from "./two-factor-controls";
+import { InviteForm } from "./team-controls";
+import { InvitationsCard, MembersCard, NotForYourRole } from "./team-lists";
+import { RequireTwoFactorForm } from "./two-factor-controls";
 
 export const metadata = { title: "Team" };
 
@@ -25,25 +22,10 @@ async function ownerOrAdmin() {
 
 export default async function TeamPage() {
   const staff = await ownerOrAdmin();
-  if (!staff)
-    return (
-      <div className="grid gap-6">
-        <h1 className="text-2xl font-semibold tracking-tight">Team</h1>
-        <Card role="alert" className="max-w-xl">
-          <CardHeader>
-            <CardTitle>Only owners manage the team</CardTitle>
-            <CardDescription>Your role in this business does not invite people or change roles. Ask an owner of the business.</CardDescription>
-          </CardHeader>
-        </Card>
-      </div>
-    );
+  if (!staff) return <NotForYourRole />;
   const db = await getDb();
-  const [team, threshold] = await Promise.all([getTeamView(db, staff.businessId), approvalThresholdOf(db, staff.businessId)]);
-  const twoFactor = await teamTwoFactor(
-    db,
-    staff.businessId,
-    team.members.map((m) => m.userId),
-  );
+  const team = await getTeamPage(db, staff.businessId);
+  const { threshold, twoFactor } = team;
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Team</h1>
@@ -60,34 +42,7 @@ export default async function TeamPage() {
         </CardContent>
       </Card>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Members</CardTitle>
-          <CardDescription>A business always keeps at least one owner.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <ul className="grid gap-3" aria-label="Members">
-            {team.members.map((m) => (
-              <li key={m.userId} className="grid gap-2 rounded-md border p-3 sm:grid-cols-[1fr_auto] sm:items-center">
-                <div className="grid gap-1">
-                  <p className="flex flex-wrap items-center gap-2 font-medium">
-                    <span className="break-all">{m.email}</span>
-                    <Badge variant={m.role === "owner" ? "default" : "secondary"}>{m.role}</Badge>
-                    {m.disabled && <Badge variant="destructive">disabled</Badge>}
-                    {twoFactor.on.has(m.userId) && <Badge variant="secondary">two-factor</Badge>}
-                    {m.userId === staff.userId && <span className="text-sm text-muted-foreground">(you)</span>}
-                  </p>
-                  <p className="text-sm text-muted-foreground">Member since {formatDateTime(m.joinedAt)}</p>
-                </div>
-                <div className="grid gap-2">
-                  <MemberControls businessId={staff.businessId} userId={m.userId} email={m.email} role={m.role} self={m.userId === staff.userId} />
-                  {twoFactor.on.has(m.userId) && m.userId !== staff.userId && <ResetTwoFactorControl businessId={staff.businessId} userId={m.userId} email={m.email} />}
-                </div>
-              </li>
-            ))}
-          </ul>
-        </CardContent>
-      </Card>
+      <MembersCard team={team} staff={staff} />
 
       <Card>
         <CardHeader>
@@ -101,35 +56,7 @@ export default async function TeamPage() {
         </CardContent>
       </Card>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Open invitations</CardTitle>
-          <CardDescription>Resending makes a new link and 7 more days; the earlier link stops working.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {team.invitations.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No open invitations.</p>
-          ) : (
-            <ul className="grid gap-3" aria-label="Open invitations">
-              {team.invitations.map((i) => (
-                <li key={i.id} className="grid gap-2 rounded-md border p-3 sm:grid-cols-[1fr_auto] sm:items-center">
-                  <div className="grid gap-1">
-                    <p className="flex flex-wrap items-center gap-2 font-medium">
-                      <span className="break-all">{i.email}</span>
-                      <Badge variant="secondary">{i.role}</Badge>
-                      {i.expired && <Badge variant="destructive">expired</Badge>}
-                    </p>
-                    <p className="text-sm text-muted-foreground">
-                      Invited by {i.invitedBy ?? "an owner"}; {i.expired ? "expired" : "expires"} {formatDateTime(i.expiresAt)}
-                    </p>
-                  </div>
-                  <InvitationControls businessId={staff.businessId} invitationId={i.id} email={i.email} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
+      <InvitationsCard team={team} businessId={staff.businessId} />
 
       <Card>
         <CardHeader>

@@ -6,8 +6,6 @@ import { getBranding } from "@/lib/branding/get-branding";
 import { getDb } from "@/lib/db";
 import { interpolate, messagesFor } from "@/lib/i18n";
 import {
-  cardBrandName,
-  formatDay,
   manageAction,
   manageResultText,
   manageSentence,
@@ -19,6 +17,7 @@ import {
 import { getManagedSubscription } from "@/lib/subscriptions/get-managed-subscription";
 import { manageResultOf } from "./manage-result";
 import { ManageActions } from "./manage-actions";
+import { ManageDetails } from "./manage-details";
 
 export const dynamic = "force-dynamic";
 
@@ -45,8 +44,6 @@ export default async function ManagePage({
   const status = manageStatus(subscription);
   const state = manageState(subscription);
   const result = visibleResult(manageResultOf((await searchParams).result), state);
-  const end = subscription.currentPeriodEnd ? formatDay(subscription.currentPeriodEnd, locale) : null;
-  const card = subscription.card;
 
   return (
     <main className="page">
@@ -64,48 +61,7 @@ export default async function ManagePage({
         <p className="total" data-testid="price">
           {pricePerInterval(subscription, locale, messages)}
         </p>
-        <dl className="details">
-          {subscription.itemNames.length > 0 && (
-            <div>
-              <dt>{m.plan}</dt>
-              <dd data-testid="plan">{subscription.itemNames.join(", ")}</dd>
-            </div>
-          )}
-          <div>
-            <dt>{m.status}</dt>
-            <dd>
-              <span className={`badge ${status}`} data-testid="status">
-                {m.statuses[status]}
-              </span>
-            </dd>
-          </div>
-          {status === "active" && end && (
-            <div>
-              <dt>{m.nextCharge}</dt>
-              <dd data-testid="next-charge">{end}</dd>
-            </div>
-          )}
-          {status === "canceling" && end && (
-            <div>
-              <dt>{m.endsOn}</dt>
-              <dd data-testid="ends-on">{end}</dd>
-            </div>
-          )}
-          {status === "canceled" && subscription.canceledAt && (
-            <div>
-              <dt>{m.endedOn}</dt>
-              <dd>{formatDay(subscription.canceledAt, locale)}</dd>
-            </div>
-          )}
-          {card && (
-            <div>
-              <dt>{m.card}</dt>
-              <dd data-testid="card">
-                {interpolate(m.cardEnding, { brand: cardBrandName(card.brand), last4: card.last4 })}
-              </dd>
-            </div>
-          )}
-        </dl>
+        <ManageDetails subscription={subscription} status={status} locale={locale} messages={m} />
       </section>
       <ManageActions
         token={token}

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useKeptForm } from "@/components/use-kept-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { fieldClasses, Input, Label } from "@/components/ui/input";
+import { Field } from "@/components/ui/field";
+import { fieldClasses, Input } from "@/components/ui/input";
 import { cn } from "@/components/ui/cn";
 import type { ActionState } from "@/lib/dashboard/staff-action";
 import { ActionOutcome } from "../../_components/action-outcome";
@@ -12,6 +13,79 @@ import { FormDialog } from "../../_components/form-dialog";
 import { acceptDisputeAction, disputeEvidenceAction } from "./actions";
 
 export type EvidenceFieldSpec = { name: string; label: string; multiline?: boolean; hint?: string };
+
+const fileTypes = "application/pdf,image/png,image/jpeg,image/gif";
+
+/** Stripe's evidence fields: text (one line or several) and files. */
+function EvidenceFields({
+  textFields,
+  fileFields,
+  staged,
+  invalid,
+}: {
+  textFields: EvidenceFieldSpec[];
+  fileFields: EvidenceFieldSpec[];
+  staged: Record<string, string>;
+  invalid: (name: string) => true | undefined;
+}) {
+  return (
+    <>
+      {textFields.map((f) => (
+        <Field key={f.name} id={`ev-${f.name}`} label={f.label} description={f.hint}>
+          {(p) =>
+            f.multiline ? (
+              <textarea {...p} name={f.name} rows={3} defaultValue={staged[f.name] ?? ""} aria-invalid={invalid("evidence")} className={cn(fieldClasses, "h-auto")} />
+            ) : (
+              <Input {...p} name={f.name} defaultValue={staged[f.name] ?? ""} aria-invalid={invalid("evidence")} autoComplete="off" />
+            )
+          }
+        </Field>
+      ))}
+      {fileFields.map((f) => (
+        <Field
+          key={f.name}
+          id={`ev-${f.name}`}
+          label={f.label}
+          description={`PDF, PNG, JPEG or GIF, at most 1 MB.${staged[f.name] ? ` Uploaded: ${staged[f.name]} (a new file replaces it).` : ""}`}
+        >
+          {(p) => <Input {...p} name={f.name} type="file" accept={fileTypes} aria-invalid={invalid(f.name)} />}
+        </Field>
+      ))}
+    </>
+  );
+}
+
+/** "Submit evidence…": confirmed, since the issuer gets it once and for all. */
+function SubmitEvidenceDialog({ open, onOpenChange, pending, amount }: { open: boolean; onOpenChange: (open: boolean) => void; pending: boolean; amount: string }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button type="button" disabled={pending}>
+          Submit evidence…
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Submit this evidence to the card issuer?</DialogTitle>
+          <DialogDescription>
+            The evidence in the form is sent once and for all: it can no longer be changed, and the dispute goes under review. The
+            issuer decides; if you win, {amount} come back to your balance. Your endpoint receives dispute_closed with the outcome.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button type="button" variant="ghost">
+              Not yet
+            </Button>
+          </DialogClose>
+          <Button type="submit" form="evidence-form" name="submit" value="true" disabled={pending}>
+            Submit evidence
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
 
 /**
  * The evidence form (Stripe's field names; text and files) with "Save evidence" and "Submit
@@ -53,63 +127,12 @@ export function DisputeForms({
     <div className="grid gap-4">
       <form id="evidence-form" {...evidenceForm} className="grid gap-4" aria-label="Evidence">
         {hidden}
-        {textFields.map((f) => (
-          <div key={f.name} className="grid gap-1.5">
-            <Label htmlFor={`ev-${f.name}`}>{f.label}</Label>
-            {f.multiline ? (
-              <textarea
-                id={`ev-${f.name}`}
-                name={f.name}
-                rows={3}
-                defaultValue={staged[f.name] ?? ""}
-                aria-invalid={invalid("evidence")}
-                className={cn(fieldClasses, "h-auto")}
-              />
-            ) : (
-              <Input id={`ev-${f.name}`} name={f.name} defaultValue={staged[f.name] ?? ""} aria-invalid={invalid("evidence")} autoComplete="off" />
-            )}
-            {f.hint && <p className="text-xs text-muted-foreground">{f.hint}</p>}
-          </div>
-        ))}
-        {fileFields.map((f) => (
-          <div key={f.name} className="grid gap-1.5">
-            <Label htmlFor={`ev-${f.name}`}>{f.label}</Label>
-            <Input id={`ev-${f.name}`} name={f.name} type="file" accept="application/pdf,image/png,image/jpeg,image/gif" aria-invalid={invalid(f.name)} />
-            <p className="text-xs text-muted-foreground">
-              PDF, PNG, JPEG or GIF, at most 1 MB.{staged[f.name] ? ` Uploaded: ${staged[f.name]} (a new file replaces it).` : ""}
-            </p>
-          </div>
-        ))}
+        <EvidenceFields textFields={textFields} fileFields={fileFields} staged={staged} invalid={invalid} />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" name="submit" value="false" variant="outline" disabled={pending}>
             Save evidence
           </Button>
-          <Dialog open={confirming} onOpenChange={setConfirming}>
-            <DialogTrigger asChild>
-              <Button type="button" disabled={pending}>
-                Submit evidence…
-              </Button>
-            </DialogTrigger>
-            <DialogContent>
-              <DialogHeader>
-                <DialogTitle>Submit this evidence to the card issuer?</DialogTitle>
-                <DialogDescription>
-                  The evidence in the form is sent once and for all: it can no longer be changed, and the dispute goes under review. The
-                  issuer decides; if you win, {amount} come back to your balance. Your endpoint receives dispute_closed with the outcome.
-                </DialogDescription>
-              </DialogHeader>
-              <DialogFooter>
-                <DialogClose asChild>
-                  <Button type="button" variant="ghost">
-                    Not yet
-                  </Button>
-                </DialogClose>
-                <Button type="submit" form="evidence-form" name="submit" value="true" disabled={pending}>
-                  Submit evidence
-                </Button>
-              </DialogFooter>
-            </DialogContent>
-          </Dialog>
+          <SubmitEvidenceDialog open={confirming} onOpenChange={setConfirming} pending={pending} amount={amount} />
         </div>
       </form>
       <div>

@@ -4,7 +4,6 @@ import { notFound } from "next/navigation";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { dashboardFileEvidence, dashboardTextEvidence } from "@/lib/dashboard/dispute-actions";
 import { getDisputeDetail } from "@/lib/dashboard/dispute-list";
-import { formatDateTime } from "@/lib/dashboard/format";
 import { getDb } from "@/lib/db";
 import { answerableStatuses } from "@/lib/disputes/dispute-view";
 import { NotFoundError } from "@/lib/errors";
@@ -12,7 +11,7 @@ import { formatMoney } from "@/lib/money";
 import { requireStaffFor, staffMay } from "@/lib/staff/current-staff";
 import { DisputeStatusBadge } from "../_components/dispute-status";
 import { DisputeForms, type EvidenceFieldSpec } from "./dispute-forms";
-import { DueCountdown } from "./due-countdown";
+import { DisputeDetails, DisputeOutcome, StagedEvidence } from "./dispute-cards";
 
 export const metadata = { title: "Dispute" };
 
@@ -32,15 +31,6 @@ const labels: Record<string, EvidenceFieldSpec> = {
   uncategorized_file: { name: "uncategorized_file", label: "Other evidence (file)" },
 };
 
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-0.5 sm:grid-cols-[12rem_1fr] sm:gap-3">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 break-words text-sm">{children}</dd>
-    </div>
-  );
-}
-
 // GET /dashboard/disputes/{id}: the dispute, its countdown, its evidence form, accept, and the outcome once closed.
 export default async function DisputePage({ params }: { params: Promise<{ id: string }> }) {
   const staff = await requireStaffFor("read");
@@ -55,7 +45,6 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
   const d = detail.dispute;
   const amount = formatMoney(d.amount, d.currency);
   const answerable = (answerableStatuses as readonly string[]).includes(d.status);
-  const staged = Object.entries(d.evidence).filter(([, v]) => v);
 
   return (
     <div className="grid gap-6">
@@ -70,72 +59,11 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
         <p className="font-mono text-xs text-muted-foreground">{d.id}</p>
       </div>
 
-      {d.outcome && (
-        <p role="status" data-testid="dispute-outcome" className={d.outcome === "won" ? "rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-success" : "rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-destructive"}>
-          {d.outcome === "won"
-            ? `Won${detail.closedAt ? ` on ${formatDateTime(detail.closedAt)}` : ""}: the disputed amount and the fee came back to your balance.`
-            : `Lost${detail.closedAt ? ` on ${formatDateTime(detail.closedAt)}` : ""}: the disputed amount and the fee stay withdrawn.`}
-        </p>
-      )}
+      <DisputeOutcome detail={detail} />
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Details</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <dl className="grid gap-3">
-            <Field label="Payment">
-              <Link href={`/dashboard/payments/${d.session_id}`} className="text-primary underline-offset-4 hover:underline">
-                {d.order_id}
-              </Link>{" "}
-              <span className="font-mono text-xs text-muted-foreground">{d.session_id}</span>
-            </Field>
-            <Field label="Amount">{amount}</Field>
-            <Field label="Reason">{d.reason.replaceAll("_", " ")}</Field>
-            <Field label="Opened">{formatDateTime(d.created_at)}</Field>
-            <Field label="Evidence due">
-              {d.evidence_due_by ? (
-                <>
-                  {formatDateTime(d.evidence_due_by)}
-                  {answerable && (
-                    <>
-                      {" "}
-                      (<DueCountdown due={d.evidence_due_by} now={detail.now} />)
-                    </>
-                  )}
-                </>
-              ) : (
-                "—"
-              )}
-            </Field>
-            <Field label="Evidence submitted">{d.evidence_submitted ? "Yes" : "No"}</Field>
-            {detail.closedAt && <Field label="Closed">{formatDateTime(detail.closedAt)}</Field>}
-          </dl>
-        </CardContent>
-      </Card>
+      <DisputeDetails detail={detail} answerable={answerable} />
 
-      {staged.length > 0 && (
-        <Card>
-          <CardHeader>
-            <CardTitle>Evidence {d.evidence_submitted ? "submitted" : "saved"}</CardTitle>
-            {d.evidence_submitted && !d.outcome && (
-              <CardDescription data-testid="evidence-sent-note">
-                Sent to the card issuer, who decides. The outcome shows here when the dispute closes, and your endpoint gets a
-                dispute_closed event.
-              </CardDescription>
-            )}
-          </CardHeader>
-          <CardContent>
-            <dl className="grid gap-3" data-testid="staged-evidence">
-              {staged.map(([field, value]) => (
-                <Field key={field} label={labels[field]?.label ?? field}>
-                  {value}
-                </Field>
-              ))}
-            </dl>
-          </CardContent>
-        </Card>
-      )}
+      <StagedEvidence dispute={d} labels={labels} />
 
       {answerable && (
         <Card>

@@ -11,23 +11,23 @@ const columns: DataTableColumn<DisputeRow>[] = [
   {
     id: "order",
     header: "Payment (order)",
-    cell: ({ row }) => (
-      <Link href={`/dashboard/disputes/${row.original.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
-        {row.original.order_id}
+    cell: (row) => (
+      <Link href={`/dashboard/disputes/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+        {row.order_id}
       </Link>
     ),
   },
-  { id: "amount", header: "Amount", cell: ({ row }) => <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency)}</span> },
-  { id: "status", header: "Status", cell: ({ row }) => <DisputeStatusBadge status={row.original.status} /> },
-  { id: "reason", header: "Reason", cell: ({ row }) => row.original.reason.replaceAll("_", " ") },
+  { id: "amount", header: "Amount", cell: (row) => <span className="tabular-nums">{formatMoney(row.amount, row.currency)}</span> },
+  { id: "status", header: "Status", cell: (row) => <DisputeStatusBadge status={row.status} /> },
+  { id: "reason", header: "Reason", cell: (row) => row.reason.replaceAll("_", " ") },
   {
     id: "due",
     header: "Evidence due",
-    cell: ({ row }) => (row.original.outcome || row.original.evidence_submitted ? "—" : formatDateTime(row.original.evidence_due_by)),
+    cell: (row) => (row.outcome || row.evidence_submitted ? "—" : formatDateTime(row.evidence_due_by)),
   },
-  { id: "created", header: "Opened", cell: ({ row }) => formatDateTime(row.original.created_at) },
+  { id: "created", header: "Opened", cell: (row) => formatDateTime(row.created_at) },
 ];
 
 export function DisputesTable({ disputes, empty }: { disputes: DisputeRow[]; empty: string }) {
-  return <DataTable columns={columns} data={disputes} caption="Disputes" empty={empty} rowId={(d) => d.id} />;
+  return <DataTable columns={columns} data={disputes} caption="Disputes" empty={empty} rowKey={(d) => d.id} />;
 }

@@ -31,10 +31,6 @@ export function SubscriptionActions({
     (previous, form) => (form.get("op") === "resume" ? resumeSubscriptionAction(previous, form) : cancelSubscriptionAction(previous, form)),
     null,
   );
-  const cancel = act;
-  const resume = act;
-  const canceling = pending;
-  const resuming = pending;
   const hidden = (
     <>
       <input type="hidden" name="business" value={businessId} />
@@ -49,19 +45,19 @@ export function SubscriptionActions({
       ) : (
         <div className="flex flex-wrap gap-2">
           {!scheduled && (
-            <form action={cancel}>
+            <form action={act}>
               {hidden}
               <input type="hidden" name="when" value="period_end" />
-              <Button type="submit" variant="outline" disabled={canceling}>
+              <Button type="submit" variant="outline" disabled={pending}>
                 Cancel at period end
               </Button>
             </form>
           )}
           {scheduled && !resumeHint && (
-            <form action={resume}>
+            <form action={act}>
               {hidden}
               <input type="hidden" name="op" value="resume" />
-              <Button type="submit" disabled={resuming}>
+              <Button type="submit" disabled={pending}>
                 Resume
               </Button>
             </form>
@@ -75,8 +71,8 @@ export function SubscriptionActions({
                 your endpoint receives subscription_canceled. This cannot be undone.
               </>
             }
-            action={cancel}
-            pending={canceling}
+            action={act}
+            pending={pending}
             cancelLabel="Keep it"
             submitLabel="Cancel now"
             submitVariant="destructive"

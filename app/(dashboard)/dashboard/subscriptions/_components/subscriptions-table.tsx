@@ -11,36 +11,36 @@ const columns: DataTableColumn<SubscriptionView>[] = [
   {
     id: "order",
     header: "Plan (order)",
-    cell: ({ row }) => (
-      <Link href={`/dashboard/subscriptions/${row.original.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
-        {row.original.order_id}
+    cell: (row) => (
+      <Link href={`/dashboard/subscriptions/${row.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+        {row.order_id}
       </Link>
     ),
   },
   {
     id: "price",
     header: "Price",
-    cell: ({ row }) => (
+    cell: (row) => (
       <span className="tabular-nums">
-        {formatMoney(row.original.amount, row.original.currency)} {row.original.interval_label}
+        {formatMoney(row.amount, row.currency)} {row.interval_label}
       </span>
     ),
   },
-  { id: "status", header: "Status", cell: ({ row }) => <SubscriptionStatus subscription={row.original} /> },
+  { id: "status", header: "Status", cell: (row) => <SubscriptionStatus subscription={row} /> },
   {
     id: "customer",
     header: "Customer",
-    cell: ({ row }) => <span className="block max-w-[16rem] truncate">{row.original.customer_email ?? row.original.customer ?? "—"}</span>,
+    cell: (row) => <span className="block max-w-[16rem] truncate">{row.customer_email ?? row.customer ?? "—"}</span>,
   },
-  { id: "cycles", header: "Cycles", cell: ({ row }) => <span className="tabular-nums">{row.original.cycles_count}</span> },
+  { id: "cycles", header: "Cycles", cell: (row) => <span className="tabular-nums">{row.cycles_count}</span> },
   {
     id: "period",
     header: "Current period ends",
-    cell: ({ row }) => (row.original.status === "canceled" ? "—" : formatDateTime(row.original.current_period_end)),
+    cell: (row) => (row.status === "canceled" ? "—" : formatDateTime(row.current_period_end)),
   },
-  { id: "created", header: "Created", cell: ({ row }) => formatDateTime(row.original.created_at) },
+  { id: "created", header: "Created", cell: (row) => formatDateTime(row.created_at) },
 ];
 
 export function SubscriptionsTable({ subscriptions, empty }: { subscriptions: SubscriptionView[]; empty: string }) {
-  return <DataTable columns={columns} data={subscriptions} caption="Subscriptions" empty={empty} rowId={(s) => s.id} />;
+  return <DataTable columns={columns} data={subscriptions} caption="Subscriptions" empty={empty} rowKey={(s) => s.id} />;
 }
