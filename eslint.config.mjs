@@ -34,18 +34,6 @@ export default tseslint.config(
     },
   },
   {
-    // TEMPORARY (issue 44, item 3): the pages being rewritten on other branches at the time
-    // (the checkout's payment form, issue 47; the dashboard overview; the settings page) still break
-    // the size rules. Remove this block once those branches are merged and split.
-    files: [
-      "app/(checkout)/checkout/[[]sessionId]/checkout-app.tsx",
-      "app/(checkout)/checkout/[[]sessionId]/payment-form.tsx",
-      "app/(dashboard)/dashboard/page.tsx",
-      "app/(dashboard)/dashboard/settings/page.tsx",
-    ],
-    rules: { "max-lines": "off", "max-lines-per-function": "off" },
-  },
-  {
     // The layers (docs/architecture.md, decision 0036). Tests and lib/**/testing/ are composition
     // roots: they may reach any layer.
     files: ["lib/**/*.{ts,tsx}"],
